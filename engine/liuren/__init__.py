@@ -1,0 +1,1 @@
+"""Da Liu Ren (大六壬) chart engine."""

@@ -1,0 +1,1 @@
+"""Qimen Dunjia (奇門遁甲) chart engine."""

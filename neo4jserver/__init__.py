@@ -1,0 +1,1 @@
+"""leishen.neo4jserver."""
