@@ -1,0 +1,178 @@
+"""Build the graph records from ``ontology/`` (and check citations against the corpus).
+
+>>> data = build_graph()                     # GraphData: nodes, edges, facts   # doctest: +SKIP
+>>> g = to_networkx(data)                    # a networkx.MultiDiGraph          # doctest: +SKIP
+
+Every fact becomes (1) a direct relation ``subject -[TYPE]-> object`` carrying ``zh``, ``src``,
+``qualifiers`` (JSON), ``variant``, ``note``, ``item`` and ``fact`` (the fact id), and (2) a
+``Fact`` node joined to its parts (``SUBJECT``, ``OBJECT``, ``QUALIFIER {role}``) and to the
+``Passage`` nodes it cites (``CITES``), so a traversal can reach a ternary fact from any part.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import networkx as nx
+
+from leishen.errors import CitationError
+from leishen.loaders.corpus import Corpus, load_corpus
+from leishen.loaders.records import Edge, Fact, GraphData, Node
+from leishen.loaders.schema import Schema, load_schema, ontology_dir
+from leishen.loaders.tables import (Registry, raise_errors, read_entities, read_facts,
+                                    read_glossary)
+
+__all__ = ["build_graph", "load_facts", "to_networkx", "fact_dict", "check_citations", "read_registry"]
+
+
+def read_registry(schema: Schema | None = None) -> tuple[Registry, list[Fact]]:
+    """Read entities, glossary and facts; raise OntologyError listing every bad row."""
+    schema = schema or load_schema()
+    folder = ontology_dir()
+    registry, errors = Registry(schema), []
+    read_entities(folder / "entities", registry, errors)
+    read_glossary(folder / "glossary", registry, errors)
+    raise_errors(errors, "the entity and glossary tables")
+    facts = read_facts(folder / "facts", registry, errors)
+    raise_errors(errors, "the fact tables")
+    return registry, facts
+
+
+def _names(node: Node) -> list[str]:
+    return [node.props["name"], *node.props.get("aliases", [])]
+
+
+def check_citations(registry: Registry, facts: list[Fact], corpus: Corpus) -> tuple[int, list[str]]:
+    """Check every src against *corpus*: the passage exists and holds the fact's terms.
+
+    Default terms: one of the subject's names and one of the object's names (name or alias);
+    a row's ``terms`` column replaces them.  Returns (number checked, errors).
+    """
+    errors, checked = [], 0
+    for fact in facts:
+        where = f"facts/{fact.file.removeprefix('facts/')} row {fact.row}"
+        try:
+            text = "".join(corpus.passage(c) for c in fact.src)
+        except CitationError as exc:
+            errors.append(f"{where}: {exc}")
+            continue
+        checked += 1
+        if fact.terms:
+            lacking = [t for t in fact.terms if t not in text]
+        else:
+            groups = [_names(registry.nodes[fact.subject]), _names(registry.nodes[fact.object])]
+            lacking = ["/".join(g) for g in groups if not any(n in text for n in g)]
+        if lacking:
+            cites = "|".join(str(c) for c in fact.src)
+            errors.append(f"{where}: passage {cites} does not contain {', '.join(lacking)}")
+    for node in registry.nodes.values():
+        for src in node.props.get("src", []):
+            doc, _, line = src.partition(":")
+            text = corpus.passages.get(doc, {}).get(int(line) if line.isdigit() else -1)
+            if text is None or not any(n in text for n in _names(node)):
+                errors.append(f"entity {node.id}: src {src} is not a passage naming {'/'.join(_names(node))}")
+    return checked, errors
+
+
+def _fact_node(fact: Fact, registry: Registry, schema: Schema) -> Node:
+    s, o = registry.nodes[fact.subject].props, registry.nodes[fact.object].props
+    rel = schema.relations[fact.relation]
+    return Node(f"Fact:{fact.id}", "Fact", {
+        "key": fact.id, "name": f"{s['name']}{rel.zh}{o['name']}",
+        "ko": f"{s['ko']} {rel.ko} {o['ko']}", "en": f"{s['en'] or s['name']} {rel.en} {o['en'] or o['name']}",
+        "relation": fact.relation, "src": [str(c) for c in fact.src], "item": fact.item,
+        "variant": fact.variant, "note": fact.note, "qualifiers": fact.qualifiers_json(), "aliases": [],
+        "file": fact.file, "row": fact.row})
+
+
+def _fact_edges(fact: Fact, schema: Schema) -> list[Edge]:
+    fid = f"Fact:{fact.id}"
+    props = {"zh": schema.relations[fact.relation].zh, "src": [str(c) for c in fact.src],
+             "qualifiers": fact.qualifiers_json(), "variant": fact.variant, "note": fact.note,
+             "item": fact.item, "fact": fact.id}
+    edges = [Edge(fact.subject, fact.object, fact.relation, fact.id, props),
+             Edge(fid, fact.subject, "SUBJECT", f"{fact.id}/subject", {"zh": "主語"}),
+             Edge(fid, fact.object, "OBJECT", f"{fact.id}/object", {"zh": "賓語"})]
+    for key, value in fact.qualifiers:
+        if key in fact.node_qualifiers:
+            edges.append(Edge(fid, value, "QUALIFIER", f"{fact.id}/q/{key}", {"zh": "條件", "role": key}))
+    for cite in fact.src:
+        edges.append(Edge(fid, f"Passage:{cite}", "CITES", f"{fact.id}/cites/{cite}", {"zh": "出處"}))
+    return edges
+
+
+def _passage_nodes(facts: list[Fact]) -> list[Node]:
+    cites = sorted({c for f in facts for c in f.src}, key=lambda c: (c.doc, c.line))
+    return [Node(f"Passage:{c}", "Passage", {"key": str(c), "name": str(c), "doc": c.doc, "line": c.line,
+                                             "ko": f"원문 {c}", "en": f"passage {c}", "aliases": []})
+            for c in cites]
+
+
+def lookup_keys(props: dict) -> list[str]:
+    """The strings a user may type for a node: name, aliases, ko, en and the parts of en (lower case)."""
+    en = props.get("en", "").lower()
+    parts = [p.strip() for p in en.replace("(", "|").replace(")", "|").split("|")]
+    keys = [props["name"], *props.get("aliases", []), props.get("ko", ""), en, *parts]
+    return sorted({k for k in keys if k})
+
+
+def _with_lookup(node: Node) -> Node:
+    if node.label not in ("Fact", "Passage"):
+        node.props["lookup"] = lookup_keys(node.props)
+    return node
+
+
+@lru_cache(maxsize=4)
+def _build(corpus_dir: Path | None, check: bool) -> GraphData:
+    schema = load_schema()
+    registry, facts = read_registry(schema)
+    corpus = load_corpus(corpus_dir) if (check or corpus_dir) else None
+    if check and corpus is not None:
+        _, errors = check_citations(registry, facts, corpus)
+        raise_errors(errors, "the citations")
+    nodes = [_with_lookup(n) for n in registry.nodes.values()] + _passage_nodes(facts)
+    nodes += [_fact_node(f, registry, schema) for f in facts]
+    edges = [e for f in facts for e in _fact_edges(f, schema)]
+    return GraphData(nodes, edges, facts)
+
+
+def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> GraphData:
+    """Read, validate and (when a corpus is found) citation-check the ontology; cached.
+
+    Raises OntologyError naming file and row for any bad row; nothing is built in that case.
+    """
+    folder = Path(corpus).resolve() if corpus else None
+    if folder is None and check:
+        found = load_corpus(None)
+        folder = found.folder if found else None
+    return _build(folder, check)
+
+
+def to_networkx(data: GraphData) -> nx.MultiDiGraph:
+    """A MultiDiGraph: node attributes = props + ``label``; edge key = the edge's key, attr ``type``."""
+    g = nx.MultiDiGraph()
+    g.add_nodes_from((n.id, {**n.props, "label": n.label}) for n in data.nodes)
+    g.add_edges_from((e.src, e.dst, e.key, {**e.props, "type": e.type}) for e in data.edges)
+    return g
+
+
+def _end(node: Node) -> dict:
+    return {"label": node.label, "key": node.props["key"], "name": node.props["name"]}
+
+
+def fact_dict(fact: Fact, nodes: dict[str, Node], schema: Schema) -> dict:
+    """The export shape of one fact (as ``leishen facts --json`` prints it)."""
+    quals = {k: (_end(nodes[v]) if k in fact.node_qualifiers else v) for k, v in fact.qualifiers}
+    return {"id": fact.id, "relation": fact.relation, "zh": schema.relations[fact.relation].zh,
+            "subject": _end(nodes[fact.subject]), "object": _end(nodes[fact.object]),
+            "qualifiers": quals, "src": [str(c) for c in fact.src], "variant": fact.variant or None,
+            "note": fact.note or None, "item": fact.item or None}
+
+
+def load_facts(doc: str | None = None, corpus: str | Path | None = None) -> list[dict]:
+    """Every fact as an export dict, optionally only those citing document *doc*."""
+    data = build_graph(corpus)
+    nodes = {n.id: n for n in data.nodes}
+    schema = load_schema()
+    return [fact_dict(f, nodes, schema) for f in data.facts if doc is None or doc in f.docs]

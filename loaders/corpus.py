@@ -1,0 +1,89 @@
+"""The source texts: find the corpus folder, read its passages, check citations.
+
+The texts are never copied into the repository or the graph: a Passage node stores only its
+document id and line.  The passage text is read from the corpus folder when it is available
+(``--corpus``, ``LEISHEN_CORPUS``, or ``../shared/seeds`` beside a source checkout) and is kept in
+memory for checking citations and for showing passages.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from leishen.errors import CitationError
+from leishen.loaders.records import Citation
+from leishen.loaders.schema import ontology_dir
+
+DOCS = ("000", "002", "003", "004")
+HAN = re.compile(r"[\u3400-\u9fff]")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The four texts, as {doc: {line: paragraph}} for the Classical Chinese paragraphs only."""
+
+    folder: Path
+    passages: dict[str, dict[int, str]]
+
+    def passage(self, cite: Citation) -> str:
+        """The Chinese paragraph at *cite*; CitationError if there is none."""
+        lines = self.passages.get(cite.doc)
+        if lines is None:
+            raise CitationError(f"{cite}: no document {cite.doc!r} in {self.folder} (have {', '.join(sorted(self.passages))})")
+        text = lines.get(cite.line)
+        if text is None:
+            raise CitationError(f"{cite}: line {cite.line} of document {cite.doc} is not a Classical Chinese paragraph")
+        return text
+
+
+def default_corpus_dir() -> Path | None:
+    """``$LEISHEN_CORPUS``, else ``../shared/seeds`` beside the source checkout, else None."""
+    env = os.environ.get("LEISHEN_CORPUS")
+    if env:
+        return Path(env)
+    guess = ontology_dir().parent.parent / "shared" / "seeds"
+    return guess if guess.is_dir() else None
+
+
+def _read_doc(path: Path) -> dict[int, str]:
+    out = {}
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if HAN.search(line) and not HANGUL.search(line):
+            out[number] = line
+    return out
+
+
+@cache
+def read_corpus(folder: Path) -> Corpus:
+    """Read the texts of *folder* (files named ``<doc>_*.txt``)."""
+    if not folder.is_dir():
+        raise CitationError(f"corpus folder {folder} does not exist (give --corpus DIR or set LEISHEN_CORPUS)")
+    passages = {}
+    for doc in DOCS:
+        found = sorted(folder.glob(f"{doc}_*.txt"))
+        if found:
+            passages[doc] = _read_doc(found[0])
+    if not passages:
+        raise CitationError(f"corpus folder {folder} holds none of the texts {', '.join(DOCS)} (<doc>_*.txt)")
+    return Corpus(folder, passages)
+
+
+def load_corpus(folder: str | Path | None = None) -> Corpus | None:
+    """The corpus at *folder*, or the default one, or None when none can be found."""
+    if folder is not None:
+        return read_corpus(Path(folder).resolve())
+    found = default_corpus_dir()
+    return read_corpus(found.resolve()) if found else None
+
+
+def parse_citation(text: str) -> Citation:
+    """``'000:37'`` → Citation('000', 37); CitationError for anything else."""
+    doc, sep, line = text.strip().partition(":")
+    if not sep or doc not in DOCS or not line.isdigit() or int(line) < 1:
+        raise CitationError(f"src must look like '000:37' (document {'/'.join(DOCS)} and line), got {text!r}")
+    return Citation(doc, int(line))

@@ -1,0 +1,91 @@
+"""Plain records that flow from the data files to a backend.
+
+A loader never talks to a database: it yields :class:`Node` and :class:`Edge` records (and the
+:class:`Fact` they came from); a backend (NetworkX, Neo4j) stores them.  Every property value is
+storable in Neo4j as it is: str, int, float, bool or a list of str.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A passage of a source text: document id and 1-based line of the Chinese paragraph."""
+
+    doc: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.doc}:{self.line}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A node reference as written in a data file: ``Label:name``."""
+
+    label: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.label}:{self.name}"
+
+
+@dataclass(slots=True)
+class Node:
+    """One graph node; ``id`` is ``Label:key``."""
+
+    id: str
+    label: str
+    props: dict = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Edge:
+    """One graph relation; ``key`` is unique in the whole graph."""
+
+    src: str
+    dst: str
+    type: str
+    key: str
+    props: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One row of a fact table after validation (node references resolved to node ids)."""
+
+    id: str  # "<file>#<row>", stable while the file is not reordered
+    relation: str
+    subject: str  # node id
+    object: str  # node id
+    qualifiers: tuple[tuple[str, str | list], ...]  # (key, node id | literal)
+    node_qualifiers: frozenset[str]  # keys whose value is a node id
+    src: tuple[Citation, ...]
+    terms: tuple[str, ...]
+    variant: str
+    note: str
+    item: str
+    file: str
+    row: int
+
+    @property
+    def docs(self) -> set[str]:
+        return {c.doc for c in self.src}
+
+    def qualifier_dict(self) -> dict:
+        return {k: v for k, v in self.qualifiers}
+
+    def qualifiers_json(self) -> str:
+        return json.dumps(self.qualifier_dict(), ensure_ascii=False, sort_keys=True)
+
+
+@dataclass(slots=True)
+class GraphData:
+    """Everything a backend needs: nodes, edges, and the facts they were built from."""
+
+    nodes: list[Node]
+    edges: list[Edge]
+    facts: list[Fact]

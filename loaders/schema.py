@@ -1,0 +1,106 @@
+"""The schema (labels and relation types) read from ``ontology/schema/*.toml``."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from leishen.errors import OntologyError
+
+ANY = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class LabelDef:
+    name: str
+    zh: str
+    ko: str
+    en: str
+    closed: bool
+    file: str
+
+
+@dataclass(frozen=True, slots=True)
+class RelationDef:
+    name: str
+    zh: str
+    ko: str
+    en: str
+    subject: tuple[str, ...]
+    object: tuple[str, ...]
+    symmetric: bool
+    file: str
+
+    def allows(self, subject_label: str, object_label: str) -> bool:
+        """Whether the endpoints' labels are allowed for this relation type."""
+        ok_s = ANY in self.subject or subject_label in self.subject
+        ok_o = ANY in self.object or object_label in self.object
+        return ok_s and ok_o
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    labels: dict[str, LabelDef]
+    relations: dict[str, RelationDef]
+
+
+def ontology_dir() -> Path:
+    """The folder of the installed ``leishen.ontology`` package (the repo's ``ontology/``)."""
+    return Path(str(resources.files("leishen.ontology")))
+
+
+def _require(table: dict, key: str, where: str):
+    if key not in table:
+        raise OntologyError(f"{where}: missing field {key!r}")
+    return table[key]
+
+
+def _label(name: str, table: dict, file: str) -> LabelDef:
+    where = f"{file}: [labels.{name}]"
+    if not name.isascii() or not name[:1].isupper():
+        raise OntologyError(f"{where}: a label must be PascalCase ASCII")
+    return LabelDef(name, _require(table, "zh", where), _require(table, "ko", where),
+                    _require(table, "en", where), bool(table.get("closed", False)), file)
+
+
+def _relation(name: str, table: dict, file: str) -> RelationDef:
+    where = f"{file}: [relations.{name}]"
+    if not name.isascii() or name.upper() != name:
+        raise OntologyError(f"{where}: a relation type must be UPPER_SNAKE ASCII")
+    return RelationDef(name, _require(table, "zh", where), _require(table, "ko", where),
+                       _require(table, "en", where), tuple(_require(table, "subject", where)),
+                       tuple(_require(table, "object", where)), bool(table.get("symmetric", False)), file)
+
+
+def read_schema(folder: Path) -> Schema:
+    """Read and merge every ``*.toml`` of *folder*; a name defined twice is an error."""
+    labels: dict[str, LabelDef] = {}
+    relations: dict[str, RelationDef] = {}
+    for path in sorted(folder.glob("*.toml")):
+        file = f"schema/{path.name}"
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise OntologyError(f"{file}: not valid TOML: {exc}") from None
+        for name, table in data.get("labels", {}).items():
+            if name in labels:
+                raise OntologyError(f"{file}: label {name!r} is already defined in {labels[name].file}")
+            labels[name] = _label(name, table, file)
+        for name, table in data.get("relations", {}).items():
+            if name in relations:
+                raise OntologyError(f"{file}: relation {name!r} is already defined in {relations[name].file}")
+            relations[name] = _relation(name, table, file)
+    for rel in relations.values():
+        for end in rel.subject + rel.object:
+            if end != ANY and end not in labels:
+                raise OntologyError(f"{rel.file}: relation {rel.name} names unknown label {end!r}")
+    return Schema(labels, relations)
+
+
+@cache
+def load_schema() -> Schema:
+    """The installed schema (cached)."""
+    return read_schema(ontology_dir() / "schema")

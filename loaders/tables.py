@@ -1,0 +1,222 @@
+"""Read the entity, glossary and fact tables of ``ontology/`` and validate every row.
+
+Errors are collected over all files and raised together, each naming file, row and column, so a
+broken data change is reported in one go and no graph is built from it.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import hanja
+
+from leishen.errors import CitationError, OntologyError
+from leishen.loaders.corpus import parse_citation
+from leishen.loaders.records import Fact, Node, Ref
+from leishen.loaders.schema import Schema
+
+ENTITY_COLUMNS = ("key", "name", "ko", "en", "aliases", "order", "src")
+FACT_COLUMNS = ("item", "relation", "subject", "object", "qualifiers", "src", "terms", "variant", "note")
+GLOSSARY_COLUMNS = ("label", "name", "ko", "en", "note")
+REF = re.compile(r"^([A-Z][A-Za-z]+):(.+)$")
+VARIANTS = {"", "text", "原本作", "沈本作", "金氏旁註", "一云", "一為", "typo", "lacuna"}
+
+
+def snake_to_label(stem: str) -> str:
+    """``flying_star`` → ``FlyingStar``."""
+    return "".join(part.capitalize() for part in stem.split("_"))
+
+
+def hangul_reading(name: str) -> str:
+    """The hangul reading of a hanja term (used when no ko gloss is written)."""
+    return hanja.translate(name, "substitution")
+
+
+def _split(cell: str | None) -> list[str]:
+    return [p.strip() for p in (cell or "").split("|") if p.strip()]
+
+
+def read_csv(path: Path, columns: tuple[str, ...], rel: str, errors: list[str]) -> list[tuple[int, dict]]:
+    """Rows of a CSV as (row number, dict); a missing required column is an error."""
+    with path.open(encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh)
+        header = reader.fieldnames or []
+        missing = [c for c in columns if c not in header and c not in ("terms", "variant", "note", "order", "item", "qualifiers")]
+        if missing:
+            errors.append(f"{rel}: header lacks column(s) {', '.join(missing)} (expected {','.join(columns)})")
+            return []
+        unknown = [c for c in header if c not in columns]
+        if unknown:
+            errors.append(f"{rel}: unknown column(s) {', '.join(unknown)} (allowed: {','.join(columns)})")
+            return []
+        return [(n, {k: (v or "").strip() for k, v in row.items() if k}) for n, row in enumerate(reader, 2)]
+
+
+@dataclass
+class Registry:
+    """All nodes by id, and the (label, name-or-alias) → node id index."""
+
+    schema: Schema
+    nodes: dict[str, Node] = field(default_factory=dict)
+    index: dict[tuple[str, str], str] = field(default_factory=dict)
+    glossary: dict[tuple[str, str], dict] = field(default_factory=dict)
+
+    def add(self, node: Node, names: list[str], where: str, errors: list[str]) -> None:
+        if node.id in self.nodes:
+            errors.append(f"{where}: node {node.id} is defined twice")
+            return
+        self.nodes[node.id] = node
+        for name in names:
+            other = self.index.setdefault((node.label, name), node.id)
+            if other != node.id:
+                errors.append(f"{where}: name {name!r} of {node.id} already names {other}")
+
+    def resolve(self, ref: Ref, where: str, errors: list[str]) -> str | None:
+        """The node id for *ref*; open labels create the node on first use."""
+        label = self.schema.labels.get(ref.label)
+        if label is None:
+            errors.append(f"{where}: unknown label {ref.label!r} in {ref} (labels: {', '.join(sorted(self.schema.labels))})")
+            return None
+        found = self.index.get((ref.label, ref.name))
+        if found:
+            return found
+        if label.closed:
+            near = sorted(n for (lab, n) in self.index if lab == ref.label)[:24]
+            errors.append(f"{where}: unknown {ref.label} {ref.name!r} (known: {' '.join(near)})")
+            return None
+        return self._create_open(ref)
+
+    def _create_open(self, ref: Ref) -> str:
+        gloss = self.glossary.get((ref.label, ref.name), {})
+        node = Node(f"{ref.label}:{ref.name}", ref.label, {
+            "key": ref.name, "name": ref.name,
+            "ko": gloss.get("ko") or hangul_reading(ref.name), "en": gloss.get("en", ""),
+            "aliases": [],
+        })
+        self.nodes[node.id] = node
+        self.index[(ref.label, ref.name)] = node.id
+        return node.id
+
+
+def read_entities(folder: Path, registry: Registry, errors: list[str]) -> None:
+    """Read every ``entities/<label>.csv`` into closed-vocabulary nodes."""
+    for path in sorted(folder.glob("*.csv")):
+        rel = f"entities/{path.name}"
+        label = snake_to_label(path.stem)
+        ldef = registry.schema.labels.get(label)
+        if ldef is None or not ldef.closed:
+            errors.append(f"{rel}: {label!r} is not a closed label of the schema")
+            continue
+        for n, row in read_csv(path, ENTITY_COLUMNS, rel, errors):
+            where = f"{rel} row {n}"
+            if not row.get("key", "").isascii() or not row.get("key"):
+                errors.append(f"{where}: key {row.get('key')!r} must be non-empty ASCII")
+                continue
+            aliases = _split(row.get("aliases"))
+            props = {"key": row["key"], "name": row["name"], "ko": row["ko"], "en": row["en"],
+                     "aliases": aliases, "order": int(row["order"]) if row.get("order", "").isdigit() else 0,
+                     "src": _split(row.get("src"))}
+            registry.add(Node(f"{label}:{row['key']}", label, props), [row["name"], *aliases], where, errors)
+
+
+def read_glossary(folder: Path, registry: Registry, errors: list[str]) -> None:
+    """Read ``glossary/*.csv``; the first reading of a (label, name) wins, a conflicting one is an error."""
+    for path in sorted(folder.glob("*.csv")):
+        rel = f"glossary/{path.name}"
+        for n, row in read_csv(path, GLOSSARY_COLUMNS, rel, errors):
+            key = (row["label"], row["name"])
+            if row["label"] not in registry.schema.labels:
+                errors.append(f"{rel} row {n}: unknown label {row['label']!r}")
+                continue
+            old = registry.glossary.get(key)
+            if old and old["en"] != row["en"] and row["en"]:
+                old.setdefault("others", []).append(f"{rel} row {n}")
+                continue
+            if not old:
+                registry.glossary[key] = {"ko": row.get("ko", ""), "en": row.get("en", ""), "where": f"{rel} row {n}"}
+
+
+def _ref(text: str, where: str, column: str, errors: list[str]) -> Ref | None:
+    m = REF.match(text)
+    if not m:
+        errors.append(f"{where}: {column} {text!r} must be written Label:name")
+        return None
+    return Ref(m.group(1), m.group(2).strip())
+
+
+def _qualifiers(cell: str, registry: Registry, where: str, errors: list[str]):
+    """Parse ``k=v|k=v``; a segment without '=' continues the previous value as a list."""
+    pairs: list[list] = []
+    for seg in (cell or "").split("|"):
+        seg = seg.strip()
+        if not seg:
+            continue
+        key, eq, value = seg.partition("=")
+        if eq and re.fullmatch(r"[a-z][a-z0-9_]*", key.strip()):
+            pairs.append([key.strip(), value.strip()])
+        elif pairs:
+            pairs[-1][1] = f"{pairs[-1][1]}|{seg}"
+        else:
+            errors.append(f"{where}: qualifiers {cell!r}: {seg!r} is not key=value (snake_case key)")
+    out, nodes = [], set()
+    for key, value in pairs:
+        m = REF.match(value)
+        if m and m.group(1) in registry.schema.labels:
+            node = registry.resolve(Ref(m.group(1), m.group(2).strip()), f"{where}: qualifier {key}", errors)
+            value = node or value
+            nodes.add(key)
+        out.append((key, value))
+    return tuple(out), frozenset(nodes)
+
+
+def read_fact_row(row: dict, registry: Registry, rel: str, n: int, errors: list[str]) -> Fact | None:
+    """Validate one fact row; append errors and return None when it is bad."""
+    where = f"{rel} row {n}"
+    before = len(errors)
+    rdef = registry.schema.relations.get(row.get("relation", ""))
+    if rdef is None:
+        errors.append(f"{where}: unknown relation type {row.get('relation')!r}")
+    s_ref = _ref(row.get("subject", ""), where, "subject", errors)
+    o_ref = _ref(row.get("object", ""), where, "object", errors)
+    subject = registry.resolve(s_ref, f"{where}: subject", errors) if s_ref else None
+    obj = registry.resolve(o_ref, f"{where}: object", errors) if o_ref else None
+    if rdef and subject and obj and not rdef.allows(s_ref.label, o_ref.label):
+        errors.append(f"{where}: {rdef.name} does not join {s_ref.label} to {o_ref.label} "
+                      f"(allowed: {'/'.join(rdef.subject)} → {'/'.join(rdef.object)})")
+    quals, node_quals = _qualifiers(row.get("qualifiers", ""), registry, where, errors)
+    cites = []
+    for part in _split(row.get("src")) or [""]:
+        try:
+            cites.append(parse_citation(part))
+        except CitationError as exc:
+            errors.append(f"{where}: {exc}")
+    variant = row.get("variant", "")
+    if variant not in VARIANTS:
+        errors.append(f"{where}: variant {variant!r} is not one of {', '.join(sorted(v for v in VARIANTS if v))}")
+    if len(errors) > before:
+        return None
+    return Fact(f"{rel}#{n}", rdef.name, subject, obj, quals, node_quals, tuple(cites),
+                tuple(_split(row.get("terms"))), variant, row.get("note", ""), row.get("item", ""), rel, n)
+
+
+def read_facts(folder: Path, registry: Registry, errors: list[str]) -> list[Fact]:
+    """Read every ``facts/**/*.csv``."""
+    facts = []
+    for path in sorted(folder.rglob("*.csv")):
+        rel = f"facts/{path.relative_to(folder).as_posix()}"
+        for n, row in read_csv(path, FACT_COLUMNS, rel, errors):
+            fact = read_fact_row(row, registry, rel, n, errors)
+            if fact:
+                facts.append(fact)
+    return facts
+
+
+def raise_errors(errors: list[str], what: str) -> None:
+    """Raise one OntologyError listing every error (at most 50 shown)."""
+    if errors:
+        shown = "\n  ".join(errors[:50])
+        more = f"\n  … and {len(errors) - 50} more" if len(errors) > 50 else ""
+        raise OntologyError(f"{len(errors)} error(s) in {what}:\n  {shown}{more}")
