@@ -78,7 +78,7 @@ class Registry:
         """The node id for *ref*; open labels create the node on first use."""
         label = self.schema.labels.get(ref.label)
         if label is None:
-            errors.append(f"{where}: unknown label {ref.label!r} in {ref} (labels: {', '.join(sorted(self.schema.labels))})")
+            errors.append(f"{where}: unknown label {ref.label!r} in {ref} (see ontology/schema/*.toml)")
             return None
         found = self.index.get((ref.label, ref.name))
         if found:

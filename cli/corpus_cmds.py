@@ -1,0 +1,97 @@
+"""Commands that read the source texts: check, coverage, passage."""
+
+from __future__ import annotations
+
+import click
+
+from leishen.cli.options import emit_json, handle_errors, json_option, table
+from leishen.errors import CitationError
+from leishen.loaders.build import build_graph, check_citations, fact_dict, read_registry
+from leishen.loaders.corpus import load_corpus, parse_citation
+from leishen.loaders.coverage import coverage_report
+from leishen.loaders.schema import load_schema
+
+corpus_option = click.option("--corpus", type=click.Path(file_okay=False), default=None,
+                             help="folder of the source texts (default: $LEISHEN_CORPUS or ../shared/seeds)")
+
+
+def _require_corpus(corpus):
+    found = load_corpus(corpus)
+    if found is None:
+        raise CitationError("no corpus folder found: give --corpus DIR (the folder holding 000_*.txt …) or set LEISHEN_CORPUS")
+    return found
+
+
+@click.command()
+@corpus_option
+@json_option
+@handle_errors
+def check(corpus, as_json):
+    """Validate every table and check every citation against the corpus (exit 2 on any error)."""
+    found = _require_corpus(corpus)
+    registry, facts = read_registry()
+    checked, errors = check_citations(registry, facts, found)
+    if errors:
+        raise CitationError(f"{len(errors)} citation error(s):\n  " + "\n  ".join(errors[:50]))
+    no_en = sorted(n.id for n in registry.nodes.values() if not n.props.get("en"))
+    conflicts = sorted(f"{lab}:{name} ({g['where']} vs {', '.join(g['others'])})"
+                       for (lab, name), g in registry.glossary.items() if g.get("others"))
+    out = {"facts": len(facts), "nodes": len(registry.nodes), "citations": {"checked": checked, "failed": 0},
+           "nodes_without_en": no_en, "glossary_conflicts": conflicts, "corpus": str(found.folder)}
+    if as_json:
+        emit_json(out)
+        return
+    click.echo(f"ok: {len(facts)} facts, {len(registry.nodes)} symbol nodes, {checked} citations checked against {found.folder}")
+    if no_en:
+        click.echo(f"warning: {len(no_en)} node(s) without an English gloss: {' '.join(no_en[:30])}")
+    for c in conflicts:
+        click.echo(f"warning: glossary conflict {c}")
+
+
+@click.command()
+@corpus_option
+@json_option
+@handle_errors
+def coverage(corpus, as_json):
+    """How much of the inventory's 3,114 facts the graph holds, per section and document."""
+    found = _require_corpus(corpus)
+    registry, facts = read_registry()
+    checked, errors = check_citations(registry, facts, found)
+    report = coverage_report(facts, {"checked": checked, "failed": len(errors)})
+    if as_json:
+        emit_json(report)
+        return
+    rows = [[s["section"], s["title"], s["expected"], s["present"], len(s["missing"]), s["unlisted"]]
+            for s in report["sections"]]
+    click.echo(table(rows, ["section", "title", "expected", "present", "listed missing", "unlisted"]))
+    click.echo()
+    docs = [[d, v["expected"], v["present"], f"{100 * v['present'] / v['expected']:.1f}%"]
+            for d, v in report["documents"].items()]
+    t = report["total"]
+    docs.append(["total", t["expected"], t["present"], f"{100 * t['present'] / t['expected']:.1f}%"])
+    click.echo(table(docs, ["document", "expected", "present", "share"]))
+    click.echo(f"citations: {checked} checked, {len(errors)} failed")
+
+
+@click.command()
+@click.argument("src")
+@corpus_option
+@json_option
+@handle_errors
+def passage(src, corpus, as_json):
+    """A passage (from your corpus folder, when found) with every fact that cites it."""
+    cite = parse_citation(src)
+    found = load_corpus(corpus)
+    text = found.passage(cite) if found else None
+    data = build_graph(corpus)
+    nodes = {n.id: n for n in data.nodes}
+    schema = load_schema()
+    rows = [fact_dict(f, nodes, schema) for f in data.facts if cite in f.src]
+    if as_json:
+        emit_json({"src": str(cite), "text": text, "facts": rows})
+        return
+    click.echo(f"{cite}  {text if text else '(no corpus folder: give --corpus to show the text)'}")
+    click.echo()
+    click.echo(table([[r["item"] or "", r["subject"]["name"], f"{r['relation']} {r['zh']}", r["object"]["name"],
+                       " ".join(f"{k}={v['name'] if isinstance(v, dict) else v}" for k, v in r["qualifiers"].items()),
+                       r["variant"] or ""] for r in rows], ["item", "subject", "relation", "object", "qualifiers", "variant"]))

@@ -1,0 +1,71 @@
+"""Shared CLI plumbing: backend options, JSON/table output, and error → exit code 2."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+
+import click
+
+from leishen.errors import LeishenError
+from leishen.loaders.backend import BACKEND_NAMES, get_backend, neo4j_config
+
+EXIT_USAGE = 2
+
+
+def fail(message: str) -> None:
+    """Print a one-line error and exit with code 2."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_USAGE)
+
+
+def handle_errors(func):
+    """Turn every LeishenError into a clear message and exit code 2 (never a traceback)."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except LeishenError as exc:
+            fail(str(exc))
+    return wrapper
+
+
+def backend_options(func):
+    """``--backend networkx|neo4j`` and ``--uri/--user/--password`` (or NEO4J_URI/USER/PASSWORD)."""
+    options = [
+        click.option("--backend", type=click.Choice(BACKEND_NAMES), default="networkx", show_default=True,
+                     help="graph backend: embedded NetworkX or a Neo4j server"),
+        click.option("--uri", default=None, help="Neo4j bolt:// or neo4j:// URI (default $NEO4J_URI)"),
+        click.option("--user", default=None, help="Neo4j user (default $NEO4J_USER)"),
+        click.option("--password", default=None, help="Neo4j password (default $NEO4J_PASSWORD)"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def open_backend(backend: str, uri=None, user=None, password=None, corpus=None):
+    """The chosen backend, ready to answer named queries."""
+    if backend == "neo4j":
+        return get_backend("neo4j", **neo4j_config(uri, user, password))
+    return get_backend("networkx", corpus=corpus)
+
+
+def json_option(func):
+    return click.option("--json", "as_json", is_flag=True, help="print machine-readable JSON")(func)
+
+
+def emit_json(value) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False, indent=1))
+
+
+def table(rows: list[list], header: list[str]) -> str:
+    """A plain aligned text table (CJK characters count as two columns)."""
+    def width(s: str) -> int:
+        return sum(2 if ord(c) > 0x2E80 else 1 for c in s)
+    cells = [[str(c) for c in header]] + [[("" if c is None else str(c)) for c in r] for r in rows]
+    widths = [max(width(r[i]) for r in cells) for i in range(len(header))]
+    lines = ["  ".join(c + " " * (widths[i] - width(c)) for i, c in enumerate(r)).rstrip() for r in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
