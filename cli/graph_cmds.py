@@ -23,6 +23,9 @@ def resolve_symbol(backend, text: str) -> list[dict]:
         rows = [r for r in backend.run("resolve", q=rest.strip().lower()) if r["label"] == label]
     else:
         rows = backend.run("resolve", q=text.strip().lower())
+    if rows:
+        best = min(r["tier"] for r in rows)
+        return [r for r in rows if r["tier"] == best]
     if not rows:
         keys = sorted({k for n in build_graph(check=False).nodes for k in n.props.get("lookup", ())})
         near = difflib.get_close_matches(text.strip().lower(), keys, n=6, cutoff=0.5)

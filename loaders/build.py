@@ -75,21 +75,21 @@ def check_citations(registry: Registry, facts: list[Fact], corpus: Corpus) -> tu
     return checked, errors
 
 
-def _fact_node(fact: Fact, registry: Registry, schema: Schema) -> Node:
+def _fact_node(fact: Fact, registry: Registry, schema: Schema, quals: str) -> Node:
     s, o = registry.nodes[fact.subject].props, registry.nodes[fact.object].props
     rel = schema.relations[fact.relation]
     return Node(f"Fact:{fact.id}", "Fact", {
         "key": fact.id, "name": f"{s['name']}{rel.zh}{o['name']}",
         "ko": f"{s['ko']} {rel.ko} {o['ko']}", "en": f"{s['en'] or s['name']} {rel.en} {o['en'] or o['name']}",
         "relation": fact.relation, "src": [str(c) for c in fact.src], "item": fact.item,
-        "variant": fact.variant, "note": fact.note, "qualifiers": fact.qualifiers_json(), "aliases": [],
+        "variant": fact.variant, "note": fact.note, "qualifiers": quals, "aliases": [],
         "file": fact.file, "row": fact.row})
 
 
-def _fact_edges(fact: Fact, schema: Schema) -> list[Edge]:
+def _fact_edges(fact: Fact, schema: Schema, quals: str) -> list[Edge]:
     fid = f"Fact:{fact.id}"
     props = {"zh": schema.relations[fact.relation].zh, "src": [str(c) for c in fact.src],
-             "qualifiers": fact.qualifiers_json(), "variant": fact.variant, "note": fact.note,
+             "qualifiers": quals, "variant": fact.variant, "note": fact.note,
              "item": fact.item, "fact": fact.id}
     edges = [Edge(fact.subject, fact.object, fact.relation, fact.id, props),
              Edge(fid, fact.subject, "SUBJECT", f"{fact.id}/subject", {"zh": "主語"}),
@@ -124,7 +124,7 @@ def _with_lookup(node: Node) -> Node:
 
 
 @lru_cache(maxsize=4)
-def _build(corpus_dir: Path | None, check: bool) -> GraphData:
+def _build(corpus_dir: Path | None, check: bool, _ontology: Path) -> GraphData:
     schema = load_schema()
     registry, facts = read_registry(schema)
     corpus = load_corpus(corpus_dir) if (check or corpus_dir) else None
@@ -132,8 +132,9 @@ def _build(corpus_dir: Path | None, check: bool) -> GraphData:
         _, errors = check_citations(registry, facts, corpus)
         raise_errors(errors, "the citations")
     nodes = [_with_lookup(n) for n in registry.nodes.values()] + _passage_nodes(facts)
-    nodes += [_fact_node(f, registry, schema) for f in facts]
-    edges = [e for f in facts for e in _fact_edges(f, schema)]
+    quals = [f.qualifiers_json() for f in facts]
+    nodes += [_fact_node(f, registry, schema, q) for f, q in zip(facts, quals)]
+    edges = [e for f, q in zip(facts, quals) for e in _fact_edges(f, schema, q)]
     return GraphData(nodes, edges, facts)
 
 
@@ -146,7 +147,7 @@ def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> Grap
     if folder is None and check:
         found = load_corpus(None)
         folder = found.folder if found else None
-    return _build(folder, check)
+    return _build(folder, check, ontology_dir())
 
 
 def to_networkx(data: GraphData) -> nx.MultiDiGraph:

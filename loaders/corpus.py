@@ -16,7 +16,6 @@ from pathlib import Path
 
 from leishen.errors import CitationError
 from leishen.loaders.records import Citation
-from leishen.loaders.schema import ontology_dir
 
 DOCS = ("000", "002", "003", "004")
 HAN = re.compile(r"[\u3400-\u9fff]")
@@ -46,7 +45,7 @@ def default_corpus_dir() -> Path | None:
     env = os.environ.get("LEISHEN_CORPUS")
     if env:
         return Path(env)
-    guess = ontology_dir().parent.parent / "shared" / "seeds"
+    guess = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
     return guess if guess.is_dir() else None
 
 

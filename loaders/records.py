@@ -79,6 +79,8 @@ class Fact:
         return {k: v for k, v in self.qualifiers}
 
     def qualifiers_json(self) -> str:
+        if not self.qualifiers:
+            return "{}"
         return json.dumps(self.qualifier_dict(), ensure_ascii=False, sort_keys=True)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -48,8 +49,10 @@ class Schema:
 
 
 def ontology_dir() -> Path:
-    """The folder of the installed ``leishen.ontology`` package (the repo's ``ontology/``)."""
-    return Path(str(resources.files("leishen.ontology")))
+    """The ontology folder: ``$LEISHEN_ONTOLOGY`` when set (tests, forks), else the installed
+    ``leishen.ontology`` package (the repo's ``ontology/``)."""
+    override = os.environ.get("LEISHEN_ONTOLOGY")
+    return Path(override) if override else Path(str(resources.files("leishen.ontology")))
 
 
 def _require(table: dict, key: str, where: str):
@@ -100,7 +103,11 @@ def read_schema(folder: Path) -> Schema:
     return Schema(labels, relations)
 
 
-@cache
 def load_schema() -> Schema:
-    """The installed schema (cached)."""
-    return read_schema(ontology_dir() / "schema")
+    """The schema of the current ontology folder (cached per folder)."""
+    return _schema_at(ontology_dir())
+
+
+@cache
+def _schema_at(folder: Path) -> Schema:
+    return read_schema(folder / "schema")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import hanja
@@ -30,9 +31,17 @@ def snake_to_label(stem: str) -> str:
     return "".join(part.capitalize() for part in stem.split("_"))
 
 
+@cache
+def _char_reading(char: str) -> str:
+    return hanja.translate(char, "substitution")
+
+
 def hangul_reading(name: str) -> str:
-    """The hangul reading of a hanja term (used when no ko gloss is written)."""
-    return hanja.translate(name, "substitution")
+    """The hangul reading of a hanja term, character by character (used when no ko gloss is written).
+
+    Initial-sound rules (두음법칙) are not applied; write a ko gloss where that matters.
+    """
+    return "".join(_char_reading(c) for c in name)
 
 
 def _split(cell: str | None) -> list[str]:

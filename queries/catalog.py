@@ -6,8 +6,9 @@ Row shapes (lists of plain dicts, sorted as stated, identical on both backends):
 ``stats()``
     one row ``{"nodes": {label: n}, "relations": {type: n}}``
 ``resolve(q)``
-    nodes whose ``lookup`` keys contain ``q`` (lower-cased by the caller); rows ``{"id","label","key","name","ko","en"}``,
-    sorted by id.  Fact and Passage nodes are never returned.
+    nodes whose ``lookup`` keys contain ``q`` (lower-cased by the caller); rows ``{"id","label","key","name","ko","en",
+    "tier"}`` where tier is 0 when q is the name or an alias, 1 when it is the ko reading, else 2; sorted by (tier, id).
+    Fact and Passage nodes are never returned.
 ``symbol_relations(node_id)``
     every direct relation touching the node, and every fact that names it as a qualifier; rows
     ``{"direction": "out"|"in"|"qualifier", "type", "zh", "other": end, "via": end|None, "role": str|None,

@@ -27,10 +27,16 @@ def stats(g: nx.MultiDiGraph) -> list[dict]:
     return [{"nodes": dict(sorted(nodes.items())), "relations": dict(sorted(rels.items()))}]
 
 
+def _tier(a: dict, q: str) -> int:
+    if q == a["name"] or q in a.get("aliases", ()):
+        return 0
+    return 1 if q == a["ko"] else 2
+
+
 def resolve(g: nx.MultiDiGraph, q: str) -> list[dict]:
-    rows = [{**end(g, n), "ko": a["ko"], "en": a["en"]} for n, a in g.nodes(data=True)
+    rows = [{**end(g, n), "ko": a["ko"], "en": a["en"], "tier": _tier(a, q)} for n, a in g.nodes(data=True)
             if a["label"] not in HIDDEN_LABELS and q in a.get("lookup", ())]
-    return sorted(rows, key=lambda r: r["id"])
+    return sorted(rows, key=lambda r: (r["tier"], r["id"]))
 
 
 def _rel_row(g, direction, other, data, via=None, role=None) -> dict:
