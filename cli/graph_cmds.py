@@ -70,6 +70,10 @@ def stats(backend, uri, user, password, as_json):
     click.echo(table(sorted(row["relations"].items()), ["relation", "count"]))
 
 
+def _short(text: str, width: int = 48) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _reading(store_rows: dict, node_id: str, lang: str) -> str:
     info = store_rows.get(node_id)
     return info.get(lang) or info["name"] if info else node_id
@@ -96,7 +100,8 @@ def symbol(name, lang, backend, uri, user, password, as_json):
         click.echo(f"{n['label']} {n['name']}  ({n['ko']}; {n['en']})  id={n['id']}")
         rows = [[r["direction"], f"{r['type']} {r['zh']}", _reading(nodes, r["other"]["id"], lang),
                  _reading(nodes, r["via"]["id"], lang) if r["via"] else "",
-                 " ".join(f"{k}={v}" for k, v in r["qualifiers"].items()), "|".join(r["src"]),
+                 _short(" ".join(f"{k}={_reading(nodes, v, lang) if v in nodes else v}"
+                                 for k, v in r["qualifiers"].items())), "|".join(r["src"]),
                  r["variant"] or ""] for r in m["relations"]]
         click.echo(table(rows, ["dir", "relation", "other", "via", "qualifiers", "src", "variant"]))
         click.echo()
@@ -121,7 +126,7 @@ def facts(doc, symbol_name, backend, uri, user, password, as_json):
         emit_json(rows)
         return
     click.echo(table([[r["subject"]["name"], f"{r['relation']} {r['zh']}", r["object"]["name"],
-                       " ".join(f"{k}={v['name'] if isinstance(v, dict) else v}" for k, v in r["qualifiers"].items()),
+                       _short(" ".join(f"{k}={v['name'] if isinstance(v, dict) else v}" for k, v in r["qualifiers"].items())),
                        "|".join(r["src"]), r["variant"] or ""] for r in rows],
                      ["subject", "relation", "object", "qualifiers", "src", "variant"]))
 
