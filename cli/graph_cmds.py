@@ -16,6 +16,19 @@ from leishen.loaders.schema import load_schema
 LANGS = ("zh", "ko", "en")
 
 
+def close_matches(text: str, n: int = 6) -> list[str]:
+    """Names like *text*, closed vocabularies (stems, branches, generals …) first."""
+    schema = load_schema()
+    scored = {}
+    for node in build_graph(check=False).nodes:
+        closed = schema.labels[node.label].closed
+        for key in node.props.get("lookup", ()):
+            ratio = difflib.SequenceMatcher(None, text, key).ratio()
+            if ratio >= 0.5:
+                scored[key] = max(scored.get(key, (0, 0)), (ratio, closed))
+    return [k for k, _ in sorted(scored.items(), key=lambda kv: (-kv[1][0], not kv[1][1], kv[0]))][:n]
+
+
 def resolve_symbol(backend, text: str) -> list[dict]:
     """Nodes that *text* names (name, alias, ko or en; ``Label:name`` picks one label)."""
     label, sep, rest = text.partition(":")
@@ -27,8 +40,7 @@ def resolve_symbol(backend, text: str) -> list[dict]:
         best = min(r["tier"] for r in rows)
         return [r for r in rows if r["tier"] == best]
     if not rows:
-        keys = sorted({k for n in build_graph(check=False).nodes for k in n.props.get("lookup", ())})
-        near = difflib.get_close_matches(text.strip().lower(), keys, n=6, cutoff=0.5)
+        near = close_matches(text.strip().lower())
         hint = f"; close matches: {', '.join(near)}" if near else ""
         raise UnknownSymbolError(f"unknown symbol {text!r}{hint}", near)
     return rows

@@ -1,0 +1,224 @@
+"""``leishen chart``: a chart from a moment, a batch of moments, or a chart typed by hand."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from leishen.engine.calendar import DAY_BOUNDARIES, parse_moment
+from leishen.engine.chart import ChartRequest, build_chart, parse_systems
+from leishen.engine.liuren.options import (
+    DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SpecialOrder,
+)
+from leishen.errors import ChartError, LeishenError
+
+EXIT_USAGE = 2
+LIUREN_FLAGS = {"month_general": MonthGeneralRule, "noble_table": NobleTable, "day_night": DayNight,
+                "shehai": SheHaiRule, "special_order": SpecialOrder, "fuyin_ke": FuYinKe}
+
+
+def _handle_errors(func):
+    """Any LeishenError → one line on stderr and exit code 2."""
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except LeishenError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(EXIT_USAGE)
+    return wrapper
+
+
+def _liuren_options(func):
+    for name, kind in reversed(LIUREN_FLAGS.items()):
+        default = LiurenOptions().__getattribute__(name).value
+        func = click.option(f"--{name.replace('_', '-')}", name, type=click.Choice([m.value for m in kind]),
+                            default=default, show_default=True, help=f"Liu Ren {name} (see docs/engine-liuren.md)")(func)
+    return func
+
+
+def _key_values(pairs: tuple[str, ...], flag: str) -> dict:
+    out: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ChartError(f"{flag}: {pair!r} is not KEY=VALUE")
+        out[key.strip().replace("-", "_")] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    return out
+
+
+@click.command("chart")
+@click.argument("moment", required=False)
+@click.option("--tz", default=None, help="IANA time zone for a moment without offset (e.g. Asia/Shanghai)")
+@click.option("--system", "systems", default="liuren,qimen,ninestar", show_default=True,
+              help="comma-separated systems: liuren, qimen, ninestar")
+@click.option("--day-boundary", type=click.Choice(DAY_BOUNDARIES), default="23:00", show_default=True,
+              help="子-hour day change: 23:00 (子初換日) or 00:00")
+@click.option("--longitude", type=float, default=None, help="degrees east: use local true solar time")
+@_liuren_options
+@click.option("--birth-year", type=int, default=None, help="asker's birth year (本命; with --sex also 行年)")
+@click.option("--sex", type=click.Choice(["male", "female"]), default=None, help="asker's sex, for 行年")
+@click.option("--qimen-opt", multiple=True, metavar="KEY=VALUE", help="Qimen option (e.g. method=zhi_run)")
+@click.option("--ninestar-opt", multiple=True, metavar="KEY=VALUE", help="Nine Star option (e.g. day_leap=…)")
+@click.option("--batch", "batch", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help='JSONL file of {"moment": "...", "tz": "..."}, one chart per line out ("-" = stdin)')
+@click.option("--chart", "typed", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="validate a chart typed by hand (same JSON shape)")
+@click.option("--json", "as_json", is_flag=True, help="machine-readable JSON on stdout")
+@_handle_errors
+def chart(moment, tz, systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, batch, typed,
+          as_json, **liuren):
+    """Compute the chart of MOMENT (ISO 8601 with offset, or naive with --tz)."""
+    if sum(x is not None for x in (moment, batch, typed)) != 1:
+        raise click.UsageError("give exactly one of MOMENT, --batch FILE or --chart FILE")
+    if typed is not None:
+        _emit(_validate_file(typed), as_json, render_validation)
+        return
+    request = ChartRequest(parse_systems(systems), day_boundary, longitude, LiurenOptions.from_mapping(liuren),
+                           _key_values(qimen_opt, "--qimen-opt"), _key_values(ninestar_opt, "--ninestar-opt"),
+                           birth_year, sex)
+    if batch is not None:
+        _run_batch(batch, request, as_json)
+        return
+    _emit(build_chart(parse_moment(moment, tz), request), as_json, render_chart)
+
+
+def _emit(value: dict, as_json: bool, renderer) -> None:
+    click.echo(json.dumps(value, ensure_ascii=False) if as_json else renderer(value))
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ChartError(f"{path}: cannot be read ({exc.strerror})") from exc
+
+
+def _validate_file(path: str) -> dict:
+    from leishen.engine.handchart import validate_chart
+    try:
+        data = json.loads(_read(path))
+    except json.JSONDecodeError as exc:
+        raise ChartError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+    return validate_chart(data)
+
+
+def _run_batch(path: str, request: ChartRequest, as_json: bool) -> None:
+    """One chart per input line, in order; a bad line stops with an error naming it."""
+    for number, line in enumerate(_read(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ChartError(f"{path}:{number}: not JSON ({exc.msg})") from exc
+        if not isinstance(item, dict) or not isinstance(item.get("moment"), str):
+            raise ChartError(f'{path}:{number}: expected {{"moment": "...", "tz": "..."}}')
+        try:
+            value = build_chart(parse_moment(item["moment"], item.get("tz")), request)
+        except ChartError as exc:
+            raise ChartError(f"{path}:{number}: {exc}") from exc
+        _emit(value, as_json, render_chart)
+        if not as_json:
+            click.echo("")
+
+
+# ---------------------------------------------------------------- readable rendering
+
+SHORT_GENERALS = {"貴人": "貴", "螣蛇": "蛇", "朱雀": "雀", "六合": "合", "勾陳": "勾", "青龍": "龍", "天空": "空",
+                  "白虎": "虎", "太常": "常", "玄武": "玄", "太陰": "陰", "天后": "后"}
+#: earth branches of the ring: top row, right side (down), bottom row (right to left), left side (up)
+RING_TOP, RING_BOTTOM = "巳午未申", "寅丑子亥"
+RING_LEFT, RING_RIGHT = "辰卯", "酉戌"
+QIMEN_GRID = ((4, 9, 2), (3, 5, 7), (8, 1, 6))
+PALACE_NAMES = {1: "坎", 2: "坤", 3: "震", 4: "巽", 5: "中", 6: "乾", 7: "兌", 8: "艮", 9: "離"}
+
+
+def _cell(liuren: dict, earth: str) -> str:
+    heaven = liuren["plate"][earth]
+    general = SHORT_GENERALS.get(liuren.get("generals", {}).get(heaven, ""), "  ")
+    return f"{heaven}{general}"
+
+
+def render_liuren(liuren: dict) -> str:
+    """The plate as the usual ring (巳午未申 on top, 辰卯 / 酉戌 at the sides, 寅丑子亥 below):
+    each cell shows the heaven branch and the general riding it over the earth branch named outside."""
+    pad = "    "
+    lines = [pad + "  ".join(f" {b}  " for b in RING_TOP),
+             pad + "  ".join(_cell(liuren, b) for b in RING_TOP)]
+    for left, right in zip(RING_LEFT, RING_RIGHT):
+        lines.append(f"{left}   {_cell(liuren, left)}" + " " * 20 + f"{_cell(liuren, right)}   {right}")
+    lines.append(pad + "  ".join(_cell(liuren, b) for b in RING_BOTTOM))
+    lines.append(pad + "  ".join(f" {b}  " for b in RING_BOTTOM))
+    lessons = liuren["lessons"][::-1]
+    lines.append("四課  " + "  ".join(x["upper"] for x in lessons))
+    lines.append("      " + "  ".join(x["lower"] for x in lessons))
+    details = liuren.get("transmission_details") or [{"branch": b} for b in liuren["transmissions"]]
+    for label, item in zip(("初傳", "中傳", "末傳"), details):
+        extras = " ".join(x for x in (item.get("dun") or "", item.get("general", ""),
+                                      "空" if item.get("void") else "") if x)
+        lines.append(f"{label}  {item['branch']}  {extras}".rstrip())
+    lines.append(f"課體  {liuren.get('method', '')}  {'・'.join(liuren.get('course', []))}")
+    facts = [f"月將 {liuren.get('month_general', '')}", f"旬空 {''.join(liuren.get('void', []))}"]
+    for key, label in (("xun", "旬"), ("horse", "驛馬"), ("month_branch", "月建"), ("tai_sui", "太歲")):
+        if key in liuren:
+            facts.append(f"{label} {liuren[key]}")
+    if "noble" in liuren:
+        noble = liuren["noble"]
+        facts.append(f"貴人 {noble['branch']}{'晝' if noble['daytime'] else '夜'}{noble['direction']}")
+    lines.append("  ".join(facts))
+    return "\n".join(lines)
+
+
+def render_qimen(qimen: dict) -> str:
+    """The nine palaces as the 3×3 grid 巽4 離9 坤2 / 震3 中5 兌7 / 艮8 坎1 乾6."""
+    head = (f"{qimen.get('dun', '')}遁{qimen.get('ju', '')}局  旬首 {qimen.get('xun_head', '')}  "
+            f"值符 {qimen.get('duty_star', '')}  值使 {qimen.get('duty_gate', '')}  "
+            f"空 {''.join(qimen.get('void', []))}  馬 {qimen.get('horse', '')}")
+    lines = [head]
+    for row in QIMEN_GRID:
+        cells = [qimen["palaces"][str(p)] for p in row]
+        lines.append(" | ".join(f"{PALACE_NAMES[p]}{p} {c.get('deity') or '':4}" for p, c in zip(row, cells)))
+        lines.append(" | ".join(f"{c.get('star') or '':4}{c.get('heaven') or ' ':2}" for c in cells))
+        lines.append(" | ".join(f"{c.get('gate') or '':4}{c.get('earth') or ' ':2}" for c in cells))
+        lines.append("-" * 32)
+    return "\n".join(lines)
+
+
+def render_chart(chart: dict) -> str:
+    """A readable rendering of a whole chart."""
+    p = chart["pillars"]
+    lines = [f"{chart['moment']['local']}  ({chart['moment']['utc']})",
+             f"四柱 {p['year']} {p['month']} {p['day']} {p['hour']}   節氣 {chart['solar_term']['name']}"]
+    if "liuren" in chart:
+        lines += ["", "【大六壬】", render_liuren(chart["liuren"])]
+    if "qimen" in chart:
+        lines += ["", "【奇門遁甲】", render_qimen(chart["qimen"])]
+    if "ninestar" in chart:
+        from leishen.engine.ninestar import render_ninestar
+        lines += ["", "【九星】", render_ninestar(chart["ninestar"])]
+    return "\n".join(lines)
+
+
+def render_validation(chart: dict) -> str:
+    """A validated hand-typed chart: the rendering plus the recomputation check."""
+    lines = []
+    if "liuren" in chart:
+        lines += ["【大六壬】", render_liuren(chart["liuren"])]
+        check = chart["checks"].get("liuren", {})
+        for item in check.get("mismatches", []):
+            lines.append(f"mismatch {item['field']}: typed {item['typed']} computed {item['computed']}")
+        if check.get("recomputed") and not check.get("mismatches"):
+            lines.append("recomputed lessons and transmissions agree with the typed chart")
+    if "qimen" in chart:
+        lines += ["【奇門遁甲】", render_qimen(chart["qimen"])]
+    if "ninestar" in chart:
+        from leishen.engine.ninestar import render_ninestar
+        lines += ["【九星】", render_ninestar(chart["ninestar"])]
+    return "\n".join(lines) or "valid"
