@@ -23,6 +23,7 @@ ENTITY_COLUMNS = ("key", "name", "ko", "en", "aliases", "order", "src")
 FACT_COLUMNS = ("item", "relation", "subject", "object", "qualifiers", "src", "terms", "variant", "note")
 GLOSSARY_COLUMNS = ("label", "name", "ko", "en", "note")
 REF = re.compile(r"^([A-Z][A-Za-z]+):(.+)$")
+QUALIFIER_KEY = re.compile(r"[a-z][a-z0-9_]*")
 VARIANTS = {"", "text", "原本作", "沈本作", "金氏旁註", "一云", "一為", "typo", "lacuna"}
 
 
@@ -164,7 +165,7 @@ def _qualifiers(cell: str, registry: Registry, where: str, errors: list[str]):
         if not seg:
             continue
         key, eq, value = seg.partition("=")
-        if eq and re.fullmatch(r"[a-z][a-z0-9_]*", key.strip()):
+        if eq and QUALIFIER_KEY.fullmatch(key.strip()):
             pairs.append([key.strip(), value.strip()])
         elif pairs:
             pairs[-1][1] = f"{pairs[-1][1]}|{seg}"
@@ -172,7 +173,7 @@ def _qualifiers(cell: str, registry: Registry, where: str, errors: list[str]):
             errors.append(f"{where}: qualifiers {cell!r}: {seg!r} is not key=value (snake_case key)")
     out, nodes = [], set()
     for key, value in pairs:
-        m = REF.match(value)
+        m = REF.match(value) if ":" in value else None
         if m and m.group(1) in registry.schema.labels:
             node = registry.resolve(Ref(m.group(1), m.group(2).strip()), f"{where}: qualifier {key}", errors)
             value = node or value
