@@ -31,3 +31,9 @@ def test_a_line_that_is_not_a_chinese_paragraph_is_refused(corpus_dir):
     corpus = load_corpus(corpus_dir)
     with pytest.raises(CitationError, match="not a Classical Chinese paragraph"):
         corpus.passage(parse_citation("000:5"))  # the Korean translation of 000:3
+
+
+def test_glossary_has_one_reading_per_node():
+    registry, _ = read_registry()
+    conflicts = [key for key, g in registry.glossary.items() if g.get("others")]
+    assert conflicts == []
