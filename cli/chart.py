@@ -136,8 +136,6 @@ SHORT_GENERALS = {"貴人": "貴", "螣蛇": "蛇", "朱雀": "雀", "六合": "
 #: earth branches of the ring: top row, right side (down), bottom row (right to left), left side (up)
 RING_TOP, RING_BOTTOM = "巳午未申", "寅丑子亥"
 RING_LEFT, RING_RIGHT = "辰卯", "酉戌"
-QIMEN_GRID = ((4, 9, 2), (3, 5, 7), (8, 1, 6))
-PALACE_NAMES = {1: "坎", 2: "坤", 3: "震", 4: "巽", 5: "中", 6: "乾", 7: "兌", 8: "艮", 9: "離"}
 
 
 def _cell(liuren: dict, earth: str) -> str:
@@ -177,18 +175,9 @@ def render_liuren(liuren: dict) -> str:
 
 
 def render_qimen(qimen: dict) -> str:
-    """The nine palaces as the 3×3 grid 巽4 離9 坤2 / 震3 中5 兌7 / 艮8 坎1 乾6."""
-    head = (f"{qimen.get('dun', '')}遁{qimen.get('ju', '')}局  旬首 {qimen.get('xun_head', '')}  "
-            f"值符 {qimen.get('duty_star', '')}  值使 {qimen.get('duty_gate', '')}  "
-            f"空 {''.join(qimen.get('void', []))}  馬 {qimen.get('horse', '')}")
-    lines = [head]
-    for row in QIMEN_GRID:
-        cells = [qimen["palaces"][str(p)] for p in row]
-        lines.append(" | ".join(f"{PALACE_NAMES[p]}{p} {c.get('deity') or '':4}" for p, c in zip(row, cells)))
-        lines.append(" | ".join(f"{c.get('star') or '':4}{c.get('heaven') or ' ':2}" for c in cells))
-        lines.append(" | ".join(f"{c.get('gate') or '':4}{c.get('earth') or ' ':2}" for c in cells))
-        lines.append("-" * 32)
-    return "\n".join(lines)
+    """The nine palaces as the 3×3 grid 巽4 離9 坤2 / 震3 中5 兌7 / 艮8 坎1 乾6 (the Qimen engine's renderer)."""
+    from leishen.engine.qimen.render import render_qimen_grid
+    return render_qimen_grid(qimen)
 
 
 def render_chart(chart: dict) -> str:

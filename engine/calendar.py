@@ -1,0 +1,331 @@
+"""Calendar layer: moments, the 24 solar terms and the four pillars (四柱).
+
+Every chart starts here. The astronomy (the instants of the 24 節氣) comes from
+lunar_python 1.4.8 (``LunarYear.getJieQiJulianDays``); this module only caches those
+instants per Gregorian year and does the sexagenary arithmetic on top of them.
+
+Conventions (see docs/calendar.md):
+
+* A *moment* is a timezone-aware :class:`datetime.datetime`.
+* Solar-term instants are absolute instants. lunar_python computes them in China
+  standard time (UTC+8); they are returned as aware datetimes in UTC+8 and compared
+  with the moment as instants, whatever the moment's own zone is.
+* The year pillar changes at the exact instant of 立春, the month pillar at the exact
+  instant of each 節 (立春 驚蟄 清明 立夏 芒種 小暑 立秋 白露 寒露 立冬 大雪 小寒).
+* The day and hour pillars follow the moment's *local* clock (its own UTC offset),
+  or local true solar time when a longitude is given.
+* All names are in traditional characters (lunar_python's simplified 惊蛰 谷雨 小满
+  芒种 处暑 are never exposed; term names come from :data:`SOLAR_TERMS` by position).
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from lunar_python import LunarYear, Solar
+
+from leishen.errors import ChartError, MomentError
+
+STEMS = "甲乙丙丁戊己庚辛壬癸"
+BRANCHES = "子丑寅卯辰巳午未申酉戌亥"
+
+#: The 24 solar terms in order from 立春; even positions are 節, odd positions are 中氣.
+SOLAR_TERMS = (
+    "立春", "雨水", "驚蟄", "春分", "清明", "穀雨", "立夏", "小滿", "芒種", "夏至", "小暑", "大暑",
+    "立秋", "處暑", "白露", "秋分", "寒露", "霜降", "立冬", "小雪", "大雪", "冬至", "小寒", "大寒",
+)
+#: Simplified spellings lunar_python uses, mapped to the traditional ones used here.
+SIMPLIFIED_TERM_NAMES = {"惊蛰": "驚蟄", "谷雨": "穀雨", "小满": "小滿", "芒种": "芒種", "处暑": "處暑"}
+
+CHINA_STANDARD_TIME = timezone(timedelta(hours=8), "UTC+08:00")
+MIN_YEAR, MAX_YEAR = 1800, 2200
+DAY_BOUNDARIES = ("23:00", "00:00")
+
+# lunar_python's table for lunar year Y starts at 大雪 of Y-1 (position 20 in SOLAR_TERMS).
+_TABLE_FIRST_TERM = 20
+_LICHUN_SLOT = 4  # 大雪 冬至 小寒 大寒 立春: 立春 of the table's own year
+_J2000 = datetime(2000, 1, 1, 12, tzinfo=CHINA_STANDARD_TIME)  # JD 2451545.0 read as UTC+8 clock
+_JD_J2000 = 2451545.0
+_DAY_CYCLE_OFFSET = 1721414  # (date.toordinal() + offset) % 60 is the sexagenary day index
+
+
+def sexagenary_name(index: int) -> str:
+    """Return the stem-branch name of position *index* (0 = 甲子) of the 60-cycle."""
+    return STEMS[index % 10] + BRANCHES[index % 12]
+
+
+def sexagenary_index(name: str) -> int:
+    """Return the position (0 = 甲子 … 59 = 癸亥) of a stem-branch name such as '丙午'."""
+    if not isinstance(name, str) or len(name) != 2 or name[0] not in STEMS or name[1] not in BRANCHES:
+        raise ChartError(f"{name!r} is not a stem-branch pair such as '甲子'")
+    stem, branch = STEMS.index(name[0]), BRANCHES.index(name[1])
+    if stem % 2 != branch % 2:
+        raise ChartError(f"{name!r} is not in the sexagenary cycle (stem and branch differ in yin/yang)")
+    return (6 * stem - 5 * branch) % 60
+
+
+@dataclass(frozen=True, slots=True)
+class Pillars:
+    """The four pillars (四柱) of a moment, each a stem-branch name such as '壬辰'."""
+
+    year: str
+    month: str
+    day: str
+    hour: str
+
+
+@dataclass(frozen=True, slots=True)
+class MomentFacts:
+    """Everything the chart engines read from the calendar, computed once per moment."""
+
+    moment: datetime
+    pillars: Pillars
+    term: str            # the 節氣 (any of the 24) in force
+    term_start: datetime
+    jie: str             # the 節 in force (sets the month)
+    jie_start: datetime
+    middle: str          # the 中氣 in force (sets the 月將)
+    middle_start: datetime
+
+
+# ---------------------------------------------------------------- parsing moments
+
+def parse_moment(text: str, tz: str | None = None) -> datetime:
+    """Parse an ISO 8601 moment into an aware datetime.
+
+    ``text`` either carries an offset (``1952-12-26T19:17+08:00``, ``…Z``) or is naive and
+    ``tz`` names an IANA zone (``Asia/Seoul``). With both, the instant is kept and shown
+    in ``tz``. A naive moment without ``tz`` is an error, as is a year outside
+    :data:`MIN_YEAR`..:data:`MAX_YEAR`.
+    """
+    try:
+        parsed = datetime.fromisoformat(text.strip())
+    except (ValueError, AttributeError) as exc:
+        raise MomentError(f"moment: {text!r} is not an ISO 8601 date-time such as 1952-12-26T19:17:00+08:00") from exc
+    zone = _zone(tz) if tz else None
+    if parsed.tzinfo is None:
+        if zone is None:
+            raise MomentError(f"moment: {text!r} has no UTC offset; add one (e.g. +08:00) or pass tz (e.g. Asia/Shanghai)")
+        parsed = parsed.replace(tzinfo=zone)
+    elif zone is not None:
+        parsed = parsed.astimezone(zone)
+    check_moment(parsed)
+    return parsed
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise MomentError(f"tz: {name!r} is not an IANA time zone such as Asia/Shanghai") from exc
+
+
+def check_moment(moment: datetime) -> datetime:
+    """Raise :class:`MomentError` unless *moment* is aware and within the supported years."""
+    if not isinstance(moment, datetime):
+        raise MomentError(f"moment: expected a datetime, found {type(moment).__name__}")
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise MomentError(f"moment: {moment.isoformat()} is naive; give it a tzinfo (e.g. ZoneInfo('Asia/Shanghai'))")
+    if not MIN_YEAR <= moment.year <= MAX_YEAR:
+        raise MomentError(f"moment: year {moment.year} is outside the supported range {MIN_YEAR}-{MAX_YEAR}")
+    return moment
+
+
+# ---------------------------------------------------------------- solar terms
+
+def _jd_to_datetime(jd: float) -> datetime:
+    """Julian day (China standard time clock) → aware datetime in UTC+8, whole seconds."""
+    seconds = round((jd - _JD_J2000) * 86400.0)
+    return _J2000 + timedelta(seconds=seconds)
+
+
+@lru_cache(maxsize=512)
+def _year_table(year: int) -> tuple[tuple[datetime, ...], tuple[int, ...]]:
+    """Terms from 大雪 of ``year-1`` to 驚蟄 of ``year+1``: (instants, SOLAR_TERMS positions).
+
+    Covers every instant of Gregorian ``year`` in UTC+8 together with the term before and
+    after it. Cached: lunar_python takes a few milliseconds per year.
+    """
+    days = LunarYear.fromYear(year).getJieQiJulianDays()
+    instants = tuple(_jd_to_datetime(jd) for jd in days)
+    positions = tuple((_TABLE_FIRST_TERM + i) % 24 for i in range(len(days)))
+    return instants, positions
+
+
+def _locate(moment: datetime) -> tuple[tuple[datetime, ...], tuple[int, ...], int]:
+    """Return the year table and the index of the last term at or before *moment*."""
+    check_moment(moment)
+    year = moment.astimezone(CHINA_STANDARD_TIME).year
+    instants, positions = _year_table(year)
+    return instants, positions, bisect_right(instants, moment) - 1
+
+
+def solar_term(moment: datetime) -> tuple[str, datetime]:
+    """The 節氣 (any of the 24) in force at *moment* and its start instant (UTC+8)."""
+    instants, positions, i = _locate(moment)
+    return SOLAR_TERMS[positions[i]], instants[i]
+
+
+def _last_of_kind(moment: datetime, parity: int) -> tuple[str, datetime]:
+    instants, positions, i = _locate(moment)
+    if positions[i] % 2 != parity:
+        i -= 1
+    return SOLAR_TERMS[positions[i]], instants[i]
+
+
+def jie_term(moment: datetime) -> tuple[str, datetime]:
+    """The 節 in force (立春, 驚蟄, … 小寒): it fixes the month branch."""
+    return _last_of_kind(moment, 0)
+
+
+def middle_term(moment: datetime) -> tuple[str, datetime]:
+    """The 中氣 in force (雨水, 春分, … 大寒): it fixes the Liu Ren 月將."""
+    return _last_of_kind(moment, 1)
+
+
+def terms_between(start: datetime, end: datetime) -> list[tuple[str, datetime]]:
+    """All terms whose instant lies in ``[start, end)``, in order (uses the per-year cache)."""
+    check_moment(start)
+    check_moment(end)
+    first = start.astimezone(CHINA_STANDARD_TIME).year
+    last = end.astimezone(CHINA_STANDARD_TIME).year
+    found: dict[datetime, str] = {}
+    for year in range(first, last + 1):
+        instants, positions = _year_table(year)
+        for instant, pos in zip(instants, positions):
+            if start <= instant < end:
+                found[instant] = SOLAR_TERMS[pos]
+    return [(name, instant) for instant, name in sorted(found.items())]
+
+
+def term_start(name: str, year: int) -> datetime:
+    """The instant of term *name* in Gregorian *year* (UTC+8), e.g. ``term_start('立春', 2024)``."""
+    name = SIMPLIFIED_TERM_NAMES.get(name, name)
+    if name not in SOLAR_TERMS:
+        raise ChartError(f"term: {name!r} is not one of the 24 solar terms")
+    instants, positions = _year_table(year)
+    for instant, pos in zip(instants, positions):
+        if instant.year == year and SOLAR_TERMS[pos] == name:
+            return instant
+    raise ChartError(f"term: {name!r} not found in {year}")  # unreachable for supported years
+
+
+# ---------------------------------------------------------------- clocks
+
+def equation_of_time(day_of_year: int) -> float:
+    """Apparent minus mean solar time in minutes (Spencer 1971 Fourier series, ±0.5 min)."""
+    g = 2.0 * math.pi * (day_of_year - 1) / 365.0
+    return 229.18 * (0.000075 + 0.001868 * math.cos(g) - 0.032077 * math.sin(g)
+                     - 0.014615 * math.cos(2 * g) - 0.040849 * math.sin(2 * g))
+
+
+def true_solar_time(moment: datetime, longitude: float) -> datetime:
+    """Local apparent (true) solar time at *longitude* (degrees east), as a naive clock reading.
+
+    mean solar time = UTC + longitude × 4 min; true solar time = mean + equation of time.
+    """
+    if not -180.0 <= longitude <= 180.0:
+        raise ChartError(f"longitude: {longitude} is outside -180..180 degrees")
+    utc = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    mean = utc + timedelta(minutes=4.0 * longitude)
+    return mean + timedelta(minutes=equation_of_time(mean.timetuple().tm_yday))
+
+
+def chart_clock(moment: datetime, longitude: float | None = None) -> datetime:
+    """The naive wall-clock reading the day and hour pillars are taken from."""
+    if longitude is None:
+        return moment.replace(tzinfo=None)
+    return true_solar_time(moment, longitude)
+
+
+# ---------------------------------------------------------------- pillars
+
+def day_index(day: date) -> int:
+    """Sexagenary index of a civil date (0 = 甲子); 1952-12-26 → 42 (丙午)."""
+    return (day.toordinal() + _DAY_CYCLE_OFFSET) % 60
+
+
+def hour_branch_index(clock: datetime) -> int:
+    """子 = 23:00–00:59, 丑 = 01:00–02:59, … 亥 = 21:00–22:59 (index into BRANCHES)."""
+    return (clock.hour + 1) // 2 % 12
+
+
+def _check_boundary(day_boundary: str) -> None:
+    if day_boundary not in DAY_BOUNDARIES:
+        raise ChartError(f"day_boundary: {day_boundary!r} is not one of {', '.join(DAY_BOUNDARIES)}")
+
+
+def _day_and_hour(clock: datetime, day_boundary: str) -> tuple[int, int]:
+    """(sexagenary day index, sexagenary hour index).
+
+    With ``23:00`` (子初換日) the day changes at 23:00. With ``00:00`` the day changes at
+    midnight and 23:00–23:59 keeps the old day; its hour pillar is still the next day's
+    子 hour (夜子時), as in lunar_python's sect 2 and tyme4py's LunarSect2 provider.
+    """
+    day = day_index(clock.date())
+    late_zi = clock.hour == 23
+    stem_day = day + 1 if late_zi else day
+    if day_boundary == "23:00" and late_zi:
+        day += 1
+    branch = hour_branch_index(clock)
+    stem = (stem_day % 5 * 2 + branch) % 10           # 五鼠遁: 甲己日起甲子時 …
+    return day % 60, _pair_index(stem, branch)
+
+
+def _pair_index(stem: int, branch: int) -> int:
+    return (6 * stem - 5 * branch) % 60
+
+
+def _year_and_month(moment: datetime, located=None) -> tuple[int, int]:
+    """(sexagenary year index, sexagenary month index), switching at 立春 / each 節."""
+    instants, positions, i = located or _locate(moment)
+    if positions[i] % 2:
+        i -= 1
+    jie_pos = positions[i]                     # 0 = 立春 … 22 = 小寒
+    month_branch = (2 + jie_pos // 2) % 12     # 立春 → 寅
+    cst_year = moment.astimezone(CHINA_STANDARD_TIME).year
+    year = cst_year if moment >= instants[_LICHUN_SLOT] else cst_year - 1
+    year_index = (year - 4) % 60
+    months_since_yin = (month_branch - 2) % 12
+    month_stem = ((year_index % 5) * 2 + 2 + months_since_yin) % 10   # 五虎遁: 甲己之年丙作首
+    return year_index, _pair_index(month_stem, month_branch)
+
+
+def pillars(moment: datetime, *, day_boundary: str = "23:00", longitude: float | None = None) -> Pillars:
+    """The four pillars of *moment*.
+
+    Year and month switch at the exact instants of 立春 and of each 節; the day and hour
+    follow the local clock (or true solar time at ``longitude``), with the day changing at
+    ``day_boundary`` ('23:00' 子初換日, default; or '00:00').
+    """
+    _check_boundary(day_boundary)
+    year, month = _year_and_month(moment)
+    day, hour = _day_and_hour(chart_clock(moment, longitude), day_boundary)
+    return Pillars(sexagenary_name(year), sexagenary_name(month), sexagenary_name(day), sexagenary_name(hour))
+
+
+def moment_facts(moment: datetime, *, day_boundary: str = "23:00", longitude: float | None = None) -> MomentFacts:
+    """Pillars and the terms in force, in one pass (what :mod:`leishen.engine.chart` uses)."""
+    _check_boundary(day_boundary)
+    located = _locate(moment)
+    instants, positions, i = located
+    jie = i if positions[i] % 2 == 0 else i - 1
+    middle = i if positions[i] % 2 == 1 else i - 1
+    year, month = _year_and_month(moment, located)
+    day, hour = _day_and_hour(chart_clock(moment, longitude), day_boundary)
+    four = Pillars(sexagenary_name(year), sexagenary_name(month), sexagenary_name(day), sexagenary_name(hour))
+    return MomentFacts(moment, four, SOLAR_TERMS[positions[i]], instants[i], SOLAR_TERMS[positions[jie]],
+                       instants[jie], SOLAR_TERMS[positions[middle]], instants[middle])
+
+
+def lunar_month(moment: datetime, *, longitude: float | None = None) -> tuple[int, bool]:
+    """(lunar month number 1–12, is-leap) of the local civil date, from lunar_python."""
+    clock = chart_clock(moment, longitude)
+    lunar = Solar.fromYmdHms(clock.year, clock.month, clock.day, clock.hour, clock.minute, 0).getLunar()
+    month = lunar.getMonth()
+    return abs(month), month < 0

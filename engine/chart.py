@@ -1,0 +1,110 @@
+"""Assemble a whole chart (moment, pillars, term, and the Liu Ren / Qimen / Nine Star parts).
+
+The shape (keys never renamed; values in traditional Chinese)::
+
+    {"moment": {"local": "1952-12-26T19:17:00+08:00", "utc": "1952-12-26T11:17:00+00:00"},
+     "pillars": {"year": "壬辰", "month": "壬子", "day": "丙午", "hour": "戊戌"},
+     "solar_term": {"name": "冬至", "start": "1952-12-22T05:43:06+08:00"},
+     "middle_term": {…}, "calendar": {"day_boundary": "23:00", "longitude": null},
+     "liuren": {…}, "qimen": {…}, "ninestar": {…}}
+
+Qimen and Nine Star come from :mod:`leishen.engine.qimen.chart` and
+:mod:`leishen.engine.ninestar`; their options are passed through by name.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from leishen.engine.calendar import MomentFacts, check_moment, moment_facts
+from leishen.engine.liuren.chart import liuren_from_facts
+from leishen.engine.liuren.options import LiurenOptions
+from leishen.errors import ChartError
+
+SYSTEMS = ("liuren", "qimen", "ninestar")
+#: Options every system takes from the calendar, set once for the whole chart.
+CALENDAR_KEYS = ("day_boundary", "longitude")
+
+
+@dataclass(frozen=True)
+class ChartRequest:
+    """What to compute besides the moment: systems, calendar options and per-system options."""
+
+    systems: tuple[str, ...] = SYSTEMS
+    day_boundary: str = "23:00"
+    longitude: float | None = None
+    liuren: LiurenOptions = LiurenOptions()
+    qimen: dict[str, Any] = field(default_factory=dict)
+    ninestar: dict[str, Any] = field(default_factory=dict)
+    birth_year: int | None = None
+    sex: str | None = None
+
+    def __post_init__(self) -> None:
+        unknown = [s for s in self.systems if s not in SYSTEMS]
+        if unknown or not self.systems:
+            raise ChartError(f"system: {','.join(unknown) or '(none)'} is not one of {', '.join(SYSTEMS)}")
+
+
+def parse_systems(text: str) -> tuple[str, ...]:
+    """'liuren,qimen' → ('liuren', 'qimen'), checked, order and duplicates normalised."""
+    wanted = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [s for s in wanted if s not in SYSTEMS]
+    if unknown or not wanted:
+        raise ChartError(f"system: {','.join(unknown) or repr(text)} is not one of {', '.join(SYSTEMS)}")
+    return tuple(s for s in SYSTEMS if s in wanted)
+
+
+def _call_with_options(func: Callable[..., dict], moment: datetime, options: dict[str, Any], system: str,
+                       request: ChartRequest) -> dict:
+    """Call a peer engine with calendar options plus its own options, naming unknown keys."""
+    accepted = inspect.signature(func).parameters
+    for key in options:
+        if key not in accepted or key in CALENDAR_KEYS or key == "moment":
+            known = ", ".join(k for k in accepted if k not in CALENDAR_KEYS and k != "moment")
+            raise ChartError(f"{system}.options.{key}: unknown option; known: {known}")
+    return func(moment, day_boundary=request.day_boundary, longitude=request.longitude, **options)
+
+
+def _qimen(moment: datetime, request: ChartRequest) -> dict:
+    from leishen.engine.qimen.chart import qimen_chart
+    return _call_with_options(qimen_chart, moment, request.qimen, "qimen", request)
+
+
+def _ninestar(moment: datetime, request: ChartRequest) -> dict:
+    from leishen.engine.ninestar import ninestar_chart
+    return _call_with_options(ninestar_chart, moment, request.ninestar, "ninestar", request)
+
+
+def moment_json(moment: datetime) -> dict[str, str]:
+    """{"local": ISO with the moment's own offset, "utc": ISO in UTC}."""
+    return {"local": moment.isoformat(), "utc": moment.astimezone(timezone.utc).isoformat()}
+
+
+def calendar_json(facts: MomentFacts, request: ChartRequest) -> dict:
+    """The calendar part shared by every system."""
+    p = facts.pillars
+    return {
+        "moment": moment_json(facts.moment),
+        "pillars": {"year": p.year, "month": p.month, "day": p.day, "hour": p.hour},
+        "solar_term": {"name": facts.term, "start": facts.term_start.isoformat()},
+        "middle_term": {"name": facts.middle, "start": facts.middle_start.isoformat()},
+        "calendar": {"day_boundary": request.day_boundary, "longitude": request.longitude},
+    }
+
+
+def build_chart(moment: datetime, request: ChartRequest = ChartRequest()) -> dict:
+    """The chart of an aware *moment* for the systems and options in *request*."""
+    check_moment(moment)
+    facts = moment_facts(moment, day_boundary=request.day_boundary, longitude=request.longitude)
+    chart = calendar_json(facts, request)
+    if "liuren" in request.systems:
+        chart["liuren"] = liuren_from_facts(facts, request.liuren, longitude=request.longitude,
+                                            birth_year=request.birth_year, sex=request.sex)
+    if "qimen" in request.systems:
+        chart["qimen"] = _qimen(moment, request)
+    if "ninestar" in request.systems:
+        chart["ninestar"] = _ninestar(moment, request)
+    return chart

@@ -1,0 +1,111 @@
+"""Named options for the points where schools of Da Liu Ren differ.
+
+Every option is passed per call (never a global) and has a documented default
+and a source for each value; docs/engine-liuren.md repeats the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from enum import StrEnum
+
+from leishen.errors import ChartError
+
+
+class MonthGeneralRule(StrEnum):
+    """How the 月將 is chosen."""
+
+    #: by the 中氣 in force (雨水→亥 … 大寒→子): the sun's actual station; standard since the
+    #: Song (《六壬大全》 卷一 月將; Shen Kuo 《夢溪筆談》 on 月將 following the 中氣). Default.
+    MIDDLE_TERM = "middle_term"
+    #: by the lunar month (正月亥 … 十二月子), as the list in doc 000:71 reads; a leap month
+    #: takes the general of the month it repeats.
+    LUNAR_MONTH = "lunar_month"
+
+
+class NobleTable(StrEnum):
+    """Which 天乙貴人 table gives the noble's branch for the day stem (晝, 夜)."""
+
+    #: 甲戊庚牛羊，乙己鼠猴鄉，丙丁豬雞位，壬癸蛇兔藏，六辛逢馬虎 — the table the worked charts of
+    #: 《六壬大全》 (卷十 畢法 第三十八法, 卷十二 內戰格) agree with (see tests/engine/data). Default.
+    DAQUAN = "daquan"
+    #: the same rhyme with 壬癸兔蛇 (壬癸 晝卯 夜巳), as printed in almanacs (通書) and 八字 books.
+    TONGSHU = "tongshu"
+    #: 陽貴 甲羊戊庚牛… / 陰貴 甲牛戊庚羊…, the separate day and night rhymes (used e.g. by kinliuren).
+    YANG_YIN = "yang_yin"
+
+
+class DayNight(StrEnum):
+    """Whether the 晝貴 or the 夜貴 leads the generals."""
+
+    #: 卯 to 申 hours are 晝, 酉 to 寅 are 夜 (the sun — the 月將 — stands above the horizon). Default.
+    BY_HOUR = "by_hour"
+    #: force the day noble (a chart the book marks 晝占).
+    DAY = "day"
+    #: force the night noble (a chart the book marks 夜占).
+    NIGHT = "night"
+
+
+class SheHaiRule(StrEnum):
+    """How 涉害 picks among several equal 剋 candidates."""
+
+    #: 《課經》 (in 《六壬大全》 卷七): walk each candidate from the earth branch it sits on to its
+    #: own home, counting the 剋 met on the way (branches and lodged stems, start and home
+    #: excluded); the deepest is used; ties go to the one on a 孟 (見機), then 仲 (察微), then
+    #: 綴瑕 (剛日 the first seen in the stem lessons, 柔日 in the branch lessons). Default.
+    DEPTH = "depth"
+    #: 《六壬經緯》, 《大六壬指南》, 《六壬尋原》, 《類聚》, 《粹言》: no counting — the candidate on a
+    #: 孟 first, else on a 仲, then 綴瑕 as above.
+    MENG_ZHONG_JI = "meng_zhong_ji"
+
+
+class SpecialOrder(StrEnum):
+    """Whether a 八專 day without 剋 uses 八專 before looking for a 遙剋."""
+
+    #: 八專 before 遙剋: 《六壬大全》's 八專 example (甲寅日 辰時 丑將, 初傳 丑 though 申 遙剋 甲). Default.
+    BAZHUAN_FIRST = "bazhuan_first"
+    #: the plain 九宗門 order (賊剋 比用 涉害 遙剋 昴星 別責 八專): 遙剋 wins whenever present.
+    REMOTE_FIRST = "remote_first"
+
+
+class FuYinKe(StrEnum):
+    """伏吟 on 乙 and 癸 days, where the first lesson carries a 剋."""
+
+    #: use the 剋 (干上神 first), 《景祐六壬神定經》 and the 課經 verse 乙癸有剋法不同. Default.
+    USE_KE = "use_ke"
+    #: ignore it and treat the day as any 柔日 (支上神 first).
+    IGNORE_KE = "ignore_ke"
+
+
+@dataclass(frozen=True, slots=True)
+class LiurenOptions:
+    """All Liu Ren school options; hashable, so it is part of the course cache key."""
+
+    month_general: MonthGeneralRule = MonthGeneralRule.MIDDLE_TERM
+    noble_table: NobleTable = NobleTable.DAQUAN
+    day_night: DayNight = DayNight.BY_HOUR
+    shehai: SheHaiRule = SheHaiRule.DEPTH
+    special_order: SpecialOrder = SpecialOrder.BAZHUAN_FIRST
+    fuyin_ke: FuYinKe = FuYinKe.USE_KE
+
+    @classmethod
+    def from_mapping(cls, values: dict[str, str] | None) -> LiurenOptions:
+        """Build from plain strings (CLI, JSON), naming a bad key or value in the error."""
+        if not values:
+            return cls()
+        kinds = {f.name: f.type for f in fields(cls)}
+        enums = {name: globals()[kind] for name, kind in kinds.items()}
+        parsed = {}
+        for key, raw in values.items():
+            if key not in enums:
+                raise ChartError(f"liuren.options.{key}: unknown option; known: {', '.join(enums)}")
+            try:
+                parsed[key] = enums[key](raw)
+            except ValueError as exc:
+                allowed = ", ".join(member.value for member in enums[key])
+                raise ChartError(f"liuren.options.{key}: {raw!r} is not one of {allowed}") from exc
+        return cls(**parsed)
+
+    def to_dict(self) -> dict[str, str]:
+        """Plain-string form for the chart JSON."""
+        return {key: str(value) for key, value in asdict(self).items()}
