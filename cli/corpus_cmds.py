@@ -6,9 +6,10 @@ import click
 
 from leishen.cli.options import emit_json, handle_errors, json_option, table
 from leishen.errors import CitationError
-from leishen.loaders.build import build_graph, check_citations, fact_dict, read_registry
+from leishen.loaders.build import build_graph, check_citations, fact_dict, load_facts, read_registry
 from leishen.loaders.corpus import load_corpus, parse_citation
 from leishen.loaders.coverage import coverage_report
+from leishen.loaders.extract import cross_check
 from leishen.loaders.schema import load_schema
 
 corpus_option = click.option("--corpus", type=click.Path(file_okay=False), default=None,
@@ -24,20 +25,23 @@ def _require_corpus(corpus):
 
 @click.command()
 @corpus_option
+@click.option("--extract", is_flag=True, help="also extract the texts' regular enumerations and compare them with the tables")
 @json_option
 @handle_errors
-def check(corpus, as_json):
+def check(corpus, extract, as_json):
     """Validate every table and check every citation against the corpus (exit 2 on any error)."""
     found = _require_corpus(corpus)
     registry, facts = read_registry()
     checked, errors = check_citations(registry, facts, found)
     if errors:
         raise CitationError(f"{len(errors)} citation error(s):\n  " + "\n  ".join(errors[:50]))
+    differences = cross_check(found, load_facts(corpus=found.folder)) if extract else []
     no_en = sorted(n.id for n in registry.nodes.values() if not n.props.get("en"))
     conflicts = sorted(f"{lab}:{name} ({g['where']} vs {', '.join(g['others'])})"
                        for (lab, name), g in registry.glossary.items() if g.get("others"))
     out = {"facts": len(facts), "nodes": len(registry.nodes), "citations": {"checked": checked, "failed": 0},
-           "nodes_without_en": no_en, "glossary_conflicts": conflicts, "corpus": str(found.folder)}
+           "nodes_without_en": no_en, "glossary_conflicts": conflicts, "corpus": str(found.folder),
+           "extraction_differences": differences}
     if as_json:
         emit_json(out)
         return
@@ -46,6 +50,11 @@ def check(corpus, as_json):
         click.echo(f"warning: {len(no_en)} node(s) without an English gloss: {' '.join(no_en[:30])}")
     for c in conflicts:
         click.echo(f"warning: glossary conflict {c}")
+    for d in differences:
+        click.echo(f"text vs table: {d}")
+    if extract:
+        click.echo(f"extraction: {len(differences)} difference(s) between the texts' enumerations and the tables "
+                   "(known ones are listed in tests/graph/test_extract.py)")
 
 
 @click.command()
