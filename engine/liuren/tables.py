@@ -22,7 +22,8 @@ STEM_LODGING = (2, 4, 5, 7, 5, 7, 8, 10, 11, 1)
 #: the stems lodged at each branch (the inverse of STEM_LODGING)
 LODGED_STEMS = tuple(tuple(s for s, b in enumerate(STEM_LODGING) if b == branch) for branch in range(12))
 
-#: 刑: 寅刑巳 巳刑申 申刑寅; 丑刑戌 戌刑未 未刑丑; 子刑卯 卯刑子; 辰午酉亥 自刑
+#: 刑 (three punishments): the 寅→巳→申 cycle, the 丑→戌→未 cycle, 子 and 卯 each other,
+#: and self-punishment of 辰 午 酉 亥
 PUNISHMENT = (3, 10, 5, 0, 4, 8, 6, 1, 2, 9, 7, 11)
 
 #: 驛馬 of a branch: 申子辰馬在寅, 寅午戌馬在申, 巳酉丑馬在亥, 亥卯未馬在巳
@@ -36,7 +37,8 @@ MENG = frozenset((2, 5, 8, 11))
 ZHONG = frozenset((0, 3, 6, 9))
 
 #: the twelve generals in their order of placement from 貴人
-GENERALS = ("貴人", "螣蛇", "朱雀", "六合", "勾陳", "青龍", "天空", "白虎", "太常", "玄武", "太陰", "天后")
+GENERALS = ("貴人", "螣蛇", "朱雀", "六合", "勾陳", "青龍",
+            "天空", "白虎", "太常", "玄武", "太陰", "天后")
 
 #: 月將 by the 中氣 in force: 雨水亥 春分戌 穀雨酉 小滿申 夏至未 大暑午 處暑巳 秋分辰 霜降卯 小雪寅 冬至丑 大寒子
 MONTH_GENERAL_BY_MIDDLE_TERM = {
