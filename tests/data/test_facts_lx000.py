@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from factmatch import find
+
 from leishen.loaders.build import load_facts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,26 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def facts() -> list[dict]:
     return [f for f in load_facts("000") if "/leixiang_" in f["id"]]
-
-
-def _qual(value):
-    return value["name"] if isinstance(value, dict) else value
-
-
-def find(facts, rel, subj, obj, src, variant=None, **quals):
-    """Facts matching exactly; subject/object given as 'Label:name' (name = canonical name)."""
-    sl, sn = subj.split(":", 1)
-    ol, on = obj.split(":", 1)
-    out = []
-    for f in facts:
-        if (f["relation"], f["subject"]["label"], f["subject"]["name"], f["object"]["label"], f["object"]["name"]) \
-                != (rel, sl, sn, ol, on):
-            continue
-        if src not in f["src"] or f["variant"] != variant:
-            continue
-        if all(_qual(f["qualifiers"].get(k)) == v for k, v in quals.items()):
-            out.append(f)
-    return out
 
 
 # (relation, subject, object, src, variant, qualifiers) — spread over every section

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from factmatch import find
+
 from leishen.loaders.build import load_facts
 
 SECTIONS = tuple(f"002-S{n:02d}." for n in range(15, 39))
@@ -26,35 +28,6 @@ def facts() -> list[dict]:
 def all_rows() -> list[dict]:
     """Every row of my files, counted or not (variants, examples)."""
     return [f for f in load_facts(doc="002") if any(m in f["id"] for m in MY_FILES)]
-
-
-def _qual_ok(fact: dict, key: str, want: str) -> bool:
-    got = fact["qualifiers"].get(key)
-    if got is None:
-        return False
-    if isinstance(got, dict):
-        label, _, name = want.partition(":")
-        return got["label"] == label and got["name"] == name
-    return got == want
-
-
-def find(facts, rel, subj, obj, src, *, item=None, variant=None, **quals) -> list[dict]:
-    """Facts matching exactly; subj/obj as 'Label:name' (canonical name); variant None = regular row."""
-    sl, _, sn = subj.partition(":")
-    ol, _, on = obj.partition(":")
-    out = []
-    for f in facts:
-        if f["relation"] != rel or src not in f["src"]:
-            continue
-        if (f["subject"]["label"], f["subject"]["name"]) != (sl, sn):
-            continue
-        if (f["object"]["label"], f["object"]["name"]) != (ol, on):
-            continue
-        if f["variant"] != variant or (item and f["item"] != item):
-            continue
-        if all(_qual_ok(f, k, v) for k, v in quals.items()):
-            out.append(f)
-    return out
 
 
 # (relation, subject, object, src, item, qualifiers)
