@@ -3,6 +3,7 @@
 >>> data = build_graph()                     # GraphData: nodes, edges, facts   # doctest: +SKIP
 >>> g = to_networkx(data)                    # a networkx.MultiDiGraph          # doctest: +SKIP
 
+Every relation's properties also hold its ``type`` (the embedded graph reads it there).
 Every fact becomes (1) a direct relation ``subject -[TYPE]-> object`` carrying ``zh``, ``src``,
 ``qualifiers`` (JSON), ``variant``, ``note``, ``item`` and ``fact`` (the fact id), and (2) a
 ``Fact`` node joined to its parts (``SUBJECT``, ``OBJECT``, ``QUALIFIER {role}``) and to the
@@ -86,19 +87,30 @@ def _fact_node(fact: Fact, registry: Registry, schema: Schema, quals: str) -> No
         "file": fact.file, "row": fact.row})
 
 
+# The reified edges' properties are the same for every fact: one shared, never-mutated dict each.
+_SUBJECT = {"zh": "主語", "type": "SUBJECT"}
+_OBJECT = {"zh": "賓語", "type": "OBJECT"}
+_CITES = {"zh": "出處", "type": "CITES"}
+_QUALIFIER: dict[str, dict] = {}
+
+
+def _qualifier_props(role: str) -> dict:
+    return _QUALIFIER.setdefault(role, {"zh": "條件", "role": role, "type": "QUALIFIER"})
+
+
 def _fact_edges(fact: Fact, schema: Schema, quals: str) -> list[Edge]:
     fid = f"Fact:{fact.id}"
     props = {"zh": schema.relations[fact.relation].zh, "src": [str(c) for c in fact.src],
              "qualifiers": quals, "variant": fact.variant, "note": fact.note,
-             "item": fact.item, "fact": fact.id}
+             "item": fact.item, "fact": fact.id, "type": fact.relation}
     edges = [Edge(fact.subject, fact.object, fact.relation, fact.id, props),
-             Edge(fid, fact.subject, "SUBJECT", f"{fact.id}/subject", {"zh": "主語"}),
-             Edge(fid, fact.object, "OBJECT", f"{fact.id}/object", {"zh": "賓語"})]
+             Edge(fid, fact.subject, "SUBJECT", f"{fact.id}/subject", _SUBJECT),
+             Edge(fid, fact.object, "OBJECT", f"{fact.id}/object", _OBJECT)]
     for key, value in fact.qualifiers:
         if key in fact.node_qualifiers:
-            edges.append(Edge(fid, value, "QUALIFIER", f"{fact.id}/q/{key}", {"zh": "條件", "role": key}))
+            edges.append(Edge(fid, value, "QUALIFIER", f"{fact.id}/q/{key}", _qualifier_props(key)))
     for cite in fact.src:
-        edges.append(Edge(fid, f"Passage:{cite}", "CITES", f"{fact.id}/cites/{cite}", {"zh": "出處"}))
+        edges.append(Edge(fid, f"Passage:{cite}", "CITES", f"{fact.id}/cites/{cite}", _CITES))
     return edges
 
 
@@ -161,13 +173,11 @@ def to_networkx(data: GraphData) -> nx.MultiDiGraph:
     g = nx.MultiDiGraph()
     g.add_nodes_from((n.id, {**n.props, "label": n.label}) for n in data.nodes)
     succ, pred = g._succ, g._pred
-    for e in data.edges:
-        attrs = dict(e.props)
-        attrs["type"] = e.type
+    for e in data.edges:  # e.props already holds "type"; shared dicts are never mutated
         keydict = succ[e.src].get(e.dst)
         if keydict is None:
             keydict = succ[e.src][e.dst] = pred[e.dst][e.src] = {}
-        keydict[e.key] = attrs
+        keydict[e.key] = e.props
     return g
 
 

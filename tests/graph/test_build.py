@@ -12,11 +12,15 @@ def test_fast_construction_equals_add_edges_from():
     fast = to_networkx(data)
     slow = nx.MultiDiGraph()
     slow.add_nodes_from((n.id, {**n.props, "label": n.label}) for n in data.nodes)
-    slow.add_edges_from((e.src, e.dst, e.key, {**e.props, "type": e.type}) for e in data.edges)
+    slow.add_edges_from((e.src, e.dst, e.key, e.props) for e in data.edges)
     assert fast.number_of_nodes() == slow.number_of_nodes()
     assert fast.number_of_edges() == slow.number_of_edges() == len(data.edges)
     assert sorted(fast.edges(keys=True, data="type")) == sorted(slow.edges(keys=True, data="type"))
     assert sorted(fast.in_edges(keys=True)) == sorted(slow.in_edges(keys=True))
+
+
+def test_every_relation_carries_its_type():
+    assert all(e.props["type"] == e.type for e in build_graph().edges)
 
 
 def test_edge_keys_are_unique_and_ends_exist():
