@@ -1,0 +1,205 @@
+"""The flying Nine Stars (紫白九星): the centre star of the year, month and day, and their plates.
+
+Stars: 一白 二黑 三碧 四綠 五黃 六白 七赤 八白 九紫; palaces by the 洛書 (坎1 坤2 震3 巽4
+中5 乾6 兌7 艮8 離9). A plate puts the ruling star in the centre and flies the others
+through the palaces in the 洛書 path 5→6→7→8→9→1→2→3→4 (順飛: the star number rises
+along the path; 逆飛: it falls).
+
+* Year (年紫白): the year turns at 立春. 上元甲子 (1864) is 一白 and each year steps one star
+  back (上元一白中宮起, 中元四綠, 下元七赤, 逆行): star = 11 − (year mod 9), wrapped to 1–9.
+* Month (月紫白): 子午卯酉 years open 寅 month with 八白, 辰戌丑未 years with 五黃, 寅申巳亥
+  years with 二黑; each 節 month steps one star back.
+* Day (日紫白): from the 甲子 day nearest 冬至 the stars rise from 一白 (陽遁); from the 甲子
+  day nearest 夏至 they fall from 九紫 (陰遁) (冬至陽生前後節 … 陰生夏至九宮逆). Two 甲子
+  are 60 days apart, so a half-year holds 180 days, or 240 when the solstice has drifted
+  past a 甲子 (the 閏 half). :class:`DayLeap` names the two readings of that fourth cycle.
+
+Year and month plates fly 順; the day plate flies 順 in 陽遁 and 逆 in 陰遁 by default
+(有是何星當值日, 移入中宮順逆飛), or always 順 (``day_flight="forward"``).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from datetime import datetime, tzinfo
+from enum import StrEnum
+from functools import lru_cache
+
+from leishen.engine.calendar import (
+    BRANCHES, CHINA_STANDARD_TIME, chart_clock, check_moment, pillars, sexagenary_index, terms_between,
+)
+from leishen.engine.qimen.ju import day_number, sexagenary_of_day_number
+from leishen.engine.qimen.plate import parse_option
+from leishen.errors import ChartError
+
+__all__ = ["STARS", "DayLeap", "DayFlight", "year_star", "month_star", "day_star", "fly", "ninestar_chart",
+           "validate_ninestar", "render_ninestar"]
+
+STARS = ("一白", "二黑", "三碧", "四綠", "五黃", "六白", "七赤", "八白", "九紫")
+_ALIASES = {"四绿": "四綠", "五黄": "五黃"}
+#: The 洛書 flight path from the centre (the order the plate is filled in).
+PATH = (5, 6, 7, 8, 9, 1, 2, 3, 4)
+_GRID = ((4, 9, 2), (3, 5, 7), (8, 1, 6))
+
+
+class DayLeap(StrEnum):
+    """How the day stars run through a 240-day half-year (the 閏 half).
+
+    * ``continue`` (default) — each half counts from its own opening 甲子: 一白 rising from
+      the 甲子 nearest 冬至, 九紫 falling from the 甲子 nearest 夏至; a fourth 60-day cycle
+      just carries on, and the jump falls where the next half opens. Both solstice 甲子 keep
+      the star the verse gives them. Same as lunar-python (``Lunar.getDayNineStar``).
+    * ``end_anchored`` — the 陰遁 half is counted back from the next 冬至 甲子, so it always
+      closes on 一白 the day before; in a 240-day 陰遁 half the 夏至 甲子 opens on 六白 and the
+      jump falls at the 夏至 甲子. Same as tyme4py (``SolarDay.get_nine_star``).
+    """
+
+    CONTINUE = "continue"
+    END_ANCHORED = "end_anchored"
+
+
+class DayFlight(StrEnum):
+    """How the day plate flies: ``by_dun`` (順 in 陽遁, 逆 in 陰遁; default) or ``forward`` (always 順)."""
+
+    BY_DUN = "by_dun"
+    FORWARD = "forward"
+
+
+def _star(number: int) -> str:
+    return STARS[(number - 1) % 9]
+
+
+def year_star(year: int) -> str:
+    """Centre star of the 立春-year *year*: 1864 (上元甲子) 一白, then one star back each year."""
+    return _star(11 - year % 9)
+
+
+def month_star(year_branch: str, month_branch: str) -> str:
+    """Centre star of a 節 month: 寅 month opens on 八白 (子午卯酉 years), 五黃 (辰戌丑未), 二黑 (寅申巳亥)."""
+    opening = {0: 8, 1: 5, 2: 2}[BRANCHES.index(year_branch) % 3]
+    return _star(opening - (BRANCHES.index(month_branch) - 2) % 12)
+
+
+@lru_cache(maxsize=128)
+def _turning_days(year: int, zone: tzinfo, day_boundary: str, longitude: float | None) -> tuple[tuple[int, str], ...]:
+    """(day ordinal, 陽 or 陰) of the 甲子 nearest each 冬至 and 夏至, from year-2 to year+1."""
+    start = datetime(year - 2, 1, 1, tzinfo=CHINA_STANDARD_TIME)
+    found = []
+    for name, instant in terms_between(start, start.replace(year=year + 2)):
+        if name in ("冬至", "夏至"):
+            n = day_number(chart_clock(instant.astimezone(zone), longitude), day_boundary)
+            offset = sexagenary_of_day_number(n)
+            found.append((n - offset if offset < 30 else n + 60 - offset, "陽" if name == "冬至" else "陰"))
+    return tuple(found)
+
+
+def day_star(n: int, year: int, zone: tzinfo = CHINA_STANDARD_TIME, *, day_boundary: str = "23:00",
+             longitude: float | None = None, leap: DayLeap | str = DayLeap.CONTINUE) -> tuple[str, str]:
+    """(star, 陽 or 陰) of the day with ordinal *n* (in UTC+8 Gregorian *year*, give or take a day)."""
+    leap = parse_option(DayLeap, leap, "day_leap")
+    turns = _turning_days(year, zone, day_boundary, longitude)
+    k = bisect_right([t for t, _ in turns], n) - 1
+    start, dun = turns[k]
+    if dun == "陽":
+        return _star(1 + (n - start) % 9), dun
+    if leap is DayLeap.CONTINUE:
+        return _star(9 - (n - start) % 9), dun
+    return _star(1 + (turns[k + 1][0] - n - 1) % 9), dun
+
+
+def fly(centre: str, *, forward: bool = True) -> dict[str, str]:
+    """The plate with *centre* in palace 5, flown along 5→6→7→8→9→1→2→3→4 (順) or falling (逆)."""
+    if centre not in STARS:
+        raise ChartError(f"centre: {centre!r} is not one of the nine stars {' '.join(STARS)}")
+    number = STARS.index(centre) + 1
+    sign = 1 if forward else -1
+    flown = {p: _star(number + sign * i) for i, p in enumerate(PATH)}
+    return {str(p): flown[p] for p in range(1, 10)}
+
+
+def ninestar_chart(moment: datetime, *, day_boundary: str = "23:00", longitude: float | None = None,
+                   day_leap: DayLeap | str = DayLeap.CONTINUE, day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
+    """Centre stars of the year, month and day of *moment*, and the flying plate of each."""
+    check_moment(moment)
+    leap = parse_option(DayLeap, day_leap, "day_leap")
+    flight = parse_option(DayFlight, day_flight, "day_flight")
+    four = pillars(moment, day_boundary=day_boundary, longitude=longitude)
+    cst_year = moment.astimezone(CHINA_STANDARD_TIME).year
+    year = cst_year if sexagenary_index(four.year) == (cst_year - 4) % 60 else cst_year - 1
+    n = day_number(chart_clock(moment, longitude), day_boundary)
+    day, dun = day_star(n, cst_year, moment.tzinfo, day_boundary=day_boundary, longitude=longitude, leap=leap)
+    stars = {"year": year_star(year), "month": month_star(four.year[1], four.month[1]), "day": day}
+    day_forward = flight is DayFlight.FORWARD or dun == "陽"
+    return {
+        **stars,
+        "day_dun": dun,
+        "plates": {"year": fly(stars["year"]), "month": fly(stars["month"]),
+                   "day": fly(day, forward=day_forward)},
+        "options": {"day_boundary": day_boundary, "longitude": longitude, "day_leap": leap.value,
+                    "day_flight": flight.value},
+    }
+
+
+# ---------------------------------------------------------------- hand-typed charts
+
+def _star_field(value, field: str) -> str:
+    value = _ALIASES.get(value, value) if isinstance(value, str) else value
+    if value not in STARS:
+        raise ChartError(f"{field}: {value!r} is not a star (one of {' '.join(STARS)})")
+    return value
+
+
+def validate_ninestar(d: dict) -> dict:
+    """Check a hand-typed Nine-Star chart and return it normalised (traditional names).
+
+    Each of ``year``/``month``/``day`` must be a star; each plate in ``plates`` must hold the nine
+    stars once each, with its own centre star in palace 5, flown 順 (or, for the day, 逆).
+    """
+    if not isinstance(d, dict):
+        raise ChartError(f"ninestar: expected an object, found {type(d).__name__}")
+    out = dict(d)
+    for key in ("year", "month", "day"):
+        if key in d:
+            out[key] = _star_field(d[key], f"ninestar.{key}")
+    plates = d.get("plates", {})
+    if not isinstance(plates, dict):
+        raise ChartError("ninestar.plates: expected an object of plates keyed year/month/day")
+    out["plates"] = {}
+    for key, plate in plates.items():
+        out["plates"][key] = _check_plate(plate, key, out.get(key))
+    return out
+
+
+def _check_plate(plate, key: str, centre: str | None) -> dict[str, str]:
+    field = f"ninestar.plates.{key}"
+    if key not in ("year", "month", "day"):
+        raise ChartError(f"{field}: unknown plate (expected year, month or day)")
+    if not isinstance(plate, dict) or sorted(plate) != [str(p) for p in range(1, 10)]:
+        found = sorted(plate) if isinstance(plate, dict) else plate
+        raise ChartError(f"{field}: expected palaces '1'..'9', found {found!r}")
+    stars = {p: _star_field(v, f"{field}.{p}") for p, v in plate.items()}
+    seen: dict[str, str] = {}
+    for p in sorted(stars):
+        if stars[p] in seen:
+            raise ChartError(f"{field}.{p}: {stars[p]!r} appears twice (also in palace {seen[stars[p]]})")
+        seen[stars[p]] = p
+    if centre is not None and stars["5"] != centre:
+        raise ChartError(f"{field}.5: centre is {stars['5']!r} but ninestar.{key} is {centre!r}")
+    flights = [True, False] if key == "day" else [True]
+    for forward in flights:
+        expected = fly(stars["5"], forward=forward)
+        if expected == {p: stars[p] for p in expected}:
+            return expected
+    expected = fly(stars["5"])
+    wrong = next(p for p in sorted(stars) if stars[p] != expected[p])
+    raise ChartError(f"{field}.{wrong}: {stars[wrong]!r} breaks the flight of {stars['5']} from the centre "
+                     f"(順飛 puts {expected[wrong]!r} there)")
+
+
+def render_ninestar(chart: dict) -> str:
+    """The year, month and day plates side by side as 3×3 grids (巽4 離9 坤2 / 震3 中5 兌7 / 艮8 坎1 乾6)."""
+    titles = [(key, f"{label} {chart[key]}") for key, label in (("year", "年"), ("month", "月"), ("day", "日"))]
+    lines = ["    ".join(f"{title:<10}" for _, title in titles).rstrip()]
+    for row in _GRID:
+        lines.append("    ".join(" ".join(chart["plates"][key][str(p)] for p in row) for key, _ in titles))
+    return "\n".join(lines)
