@@ -12,14 +12,7 @@ import sys
 from pathlib import Path
 
 import click
-
-from leishen.errors import LeishenError
-
-
-def _fail(message: str) -> None:
-    """One-line error on stderr, exit code 2 (the CLI's convention for every LeishenError)."""
-    click.echo(f"leishen: error: {message}", err=True)
-    sys.exit(2)
+from leishen.cli.options import handle_errors
 
 
 def _server():
@@ -43,15 +36,13 @@ def neo4j() -> None:
 @click.option("--password", envvar="NEO4J_PASSWORD", default=None, help="Password for --auth (at least 8 characters).")
 @click.option("--timeout", type=float, default=None, help="Seconds to wait for Bolt to answer (default 180).")
 @click.option("--json", "as_json", is_flag=True, help="Print the server's status as JSON.")
+@handle_errors
 def start_cmd(port: int, data: Path | None, auth: bool, password: str | None, timeout: float | None, as_json: bool) -> None:
     """Start the server (fetching the jars on first use) and print its bolt:// URI once it answers."""
     server = _server()
-    try:
-        if not server.jars_present():
-            click.echo(f"fetching Neo4j {server.neo4j_version()} jars with Maven into {server.lib_dir()} ...", err=True)
-        state = server.start(port=port, data=data, auth=auth, password=password, timeout=timeout)
-    except LeishenError as exc:
-        _fail(str(exc))
+    if not server.jars_present():
+        click.echo(f"fetching Neo4j {server.neo4j_version()} jars with Maven into {server.lib_dir()} ...", err=True)
+    state = server.start(port=port, data=data, auth=auth, password=password, timeout=timeout)
     if as_json:
         click.echo(json.dumps(state, ensure_ascii=False, indent=2))
     else:
@@ -63,6 +54,7 @@ def start_cmd(port: int, data: Path | None, auth: bool, password: str | None, ti
 
 @neo4j.command("status")
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@handle_errors
 def status_cmd(as_json: bool) -> None:
     """Say whether the server runs and answers; exit 0 if it answers, 1 if not."""
     state = _server().status()
@@ -78,23 +70,17 @@ def status_cmd(as_json: bool) -> None:
 
 
 @neo4j.command("stop")
+@handle_errors
 def stop_cmd() -> None:
     """Stop the server cleanly (SIGTERM, then SIGKILL after 60 s)."""
-    try:
-        stopped = _server().stop()
-    except LeishenError as exc:
-        _fail(str(exc))
-    click.echo("stopped" if stopped else "not running")
+    click.echo("stopped" if _server().stop() else "not running")
 
 
 @neo4j.command("fetch")
+@handle_errors
 def fetch_cmd() -> None:
     """Fetch the Neo4j jars with Maven (what start does on first use); print their directory."""
-    server = _server()
-    try:
-        click.echo(server.fetch_jars(quiet=not os.environ.get("LEISHEN_VERBOSE")))
-    except LeishenError as exc:
-        _fail(str(exc))
+    click.echo(_server().fetch_jars(quiet=not os.environ.get("LEISHEN_VERBOSE")))
 
 
 if __name__ == "__main__":  # python -m leishen.cli.neo4j_cmd

@@ -14,7 +14,7 @@ Row shapes (lists of plain dicts, sorted as stated, identical on both backends):
     ``{"direction": "out"|"in"|"qualifier", "type", "zh", "other": end, "via": end|None, "role": str|None,
     "src": [..], "variant": str|None, "note": str|None, "qualifiers": {..}, "fact": id}``, where ``end`` is
     ``{"id","label","key","name"}``; for "qualifier" rows ``other`` is the fact's subject and ``via`` its object.
-    Sorted by (direction, type, other.id, fact).
+    Sorted by (direction, type, other.id, fact, role).
 ``facts(doc, node_id)``
     facts citing document ``doc`` (or all when None) and touching ``node_id`` as subject, object or qualifier
     (or all when None), in the export shape of ``leishen facts``; sorted by (file, row).

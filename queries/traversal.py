@@ -59,7 +59,7 @@ def symbol_relations(g: nx.MultiDiGraph, node_id: str) -> list[dict]:
             s, o = _fact_ends(g, src)
             direct = g.edges[s, o, fact]
             rows.append(_rel_row(g, "qualifier", s, direct, via=o, role=data["role"]))
-    return sorted(rows, key=lambda r: (r["direction"], r["type"], r["other"]["id"], r["fact"]))
+    return sorted(rows, key=lambda r: (r["direction"], r["type"], r["other"]["id"], r["fact"], r["role"] or ""))
 
 
 def _fact_ends(g, fact_node: str) -> tuple[str, str]:

@@ -1,0 +1,488 @@
+"""The Neo4j backend: the same graph and the same named-query rows as the embedded NetworkX one.
+
+Storage
+    every graph node is ``(:Node:<Label> {id, label, key, name, …, gen})``; every relation is
+    ``-[:<TYPE> {key, zh, src, …, gen}]->``; one ``(:Meta {name: 'leishen', gen, nodes, relations, loaded_at,
+    version})`` node says which generation is loaded. Labels and types come only from the ontology schema
+    (checked, then interpolated inside backticks); every value is a parameter.
+
+Loading (``load``)
+    uniqueness constraints first (``id`` of ``:Node`` and of every label; ``name`` of ``:Meta``), then ONE
+    write transaction: ``MERGE`` the Meta node (which also locks it against a concurrent load), batched
+    ``UNWIND $rows AS row MERGE …`` for nodes then relations (relations are merged on their ``key``), each
+    stamped with the new generation; delete whatever the previous generations left; update Meta; commit.
+    A reader sees the old graph until the commit and the new one after it. A failure anywhere (a bad row,
+    the server stopping) rolls the transaction back and leaves the previous graph as it was; the error says so.
+    Loading the same data again gives the same graph (MERGE + ``SET =``), so three loads give the same counts.
+
+Named queries (``run``)
+    ``queries/cypher/<name>.cypher`` with parameters, one round trip, READ routing; the records become exactly
+    the row dicts of :mod:`leishen.queries.traversal`.
+
+Ad-hoc Cypher (``cypher``)
+    read-only: refused unless ``EXPLAIN`` says query type ``r``; LOAD CSV, procedures outside a whitelist,
+    variable-length patterns without an upper bound ≤ ``MAX_HOPS`` are refused; READ routing, a timeout and
+    a row cap.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+import time
+from collections import defaultdict
+from contextlib import nullcontext
+
+import click
+from leishen.loaders.records import GraphData
+from leishen.queries.catalog import QUERIES, cypher_text
+
+from leishen.errors import BackendError, BackendUnavailable
+
+NODE_LABEL = "Node"
+META_LABEL = "Meta"
+META_NAME = "leishen"
+BATCH_SIZE = 2000
+LOAD_TIMEOUT = 600.0  # seconds for the whole load transaction
+MAX_HOPS = 10
+ALLOWED_PROCEDURES = frozenset({
+    "db.labels", "db.relationshiptypes", "db.propertykeys",
+    "db.schema.visualization", "db.schema.nodetypeproperties", "db.schema.reltypeproperties",
+})
+_IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
+
+NODE_MERGE = ("UNWIND $rows AS row "
+              "MERGE (n:`{node}` {{id: row.id}}) "
+              "SET n = row.props, n:`{label}` "
+              "RETURN count(n) AS merged")
+RELATION_MERGE = ("UNWIND $rows AS row "
+                  "MATCH (a:`{node}` {{id: row.src}}) "
+                  "MATCH (b:`{node}` {{id: row.dst}}) "
+                  "MERGE (a)-[r:`{type}` {{key: row.key}}]->(b) "
+                  "SET r = row.props "
+                  "RETURN count(r) AS merged")
+META_LOCK = f"MERGE (m:`{META_LABEL}` {{name: $name}}) RETURN coalesce(m.gen, 0) AS gen"
+META_READ = f"MATCH (m:`{META_LABEL}` {{name: $name}}) WHERE m.gen IS NOT NULL RETURN m {{.*}} AS meta"
+META_WRITE = (f"MATCH (m:`{META_LABEL}` {{name: $name}}) "
+              "SET m.gen = $gen, m.nodes = $nodes, m.relations = $relations, m.loaded_at = datetime(), m.version = $version")
+DELETE_STALE_RELATIONS = f"MATCH (:`{NODE_LABEL}`)-[r]->() WHERE r.gen IS NULL OR r.gen <> $gen DELETE r"
+DELETE_STALE_NODES = f"MATCH (n:`{NODE_LABEL}`) WHERE n.gen IS NULL OR n.gen <> $gen DETACH DELETE n"
+COUNT_GRAPH = (f"CALL () {{ MATCH (n:`{NODE_LABEL}`) RETURN count(n) AS nodes }} "
+               f"CALL () {{ MATCH (:`{NODE_LABEL}`)-[r]->(:`{NODE_LABEL}`) RETURN count(r) AS relations }} "
+               "RETURN nodes, relations")
+
+
+def _neo4j():
+    """The driver package, or BackendUnavailable when the [neo4j] extra is missing."""
+    try:
+        import neo4j
+    except ImportError as exc:
+        raise BackendUnavailable("the Neo4j driver is not installed: pip install 'leishen[neo4j]'") from exc
+    return neo4j
+
+
+def _local_server_uri() -> str | None:
+    """The URI of the server started by ``leishen neo4j start``, when it answers."""
+    try:
+        from leishen.neo4jserver import server
+        state = server.status()
+    except Exception:  # noqa: BLE001 - no local server is not an error here
+        return None
+    return state.get("uri") if state.get("answering") else None
+
+
+def _chunks(rows: list, size: int):
+    for start in range(0, len(rows), size):
+        yield rows[start:start + size]
+
+
+def _checked_name(name: str, allowed, kind: str) -> str:
+    """A label or relation type that is in the ontology whitelist and a plain identifier."""
+    if name not in allowed or not _IDENTIFIER.match(name):
+        raise BackendError(f"{kind} {name!r} is not in the ontology schema; refusing to write it to Neo4j")
+    if name in (NODE_LABEL, META_LABEL):
+        raise BackendError(f"{kind} {name!r} is reserved by the Neo4j backend (every node is :{NODE_LABEL}; "
+                           f":{META_LABEL} records the load); rename it in the schema")
+    return name
+
+
+class Neo4jBackend:
+    """A Neo4j server (Community, cluster or Aura) holding the leishen graph."""
+
+    name = "neo4j"
+
+    def __init__(self, uri: str | None = None, user: str | None = None, password: str | None = None,
+                 database: str | None = None, **_ignored):
+        neo4j = _neo4j()
+        self.uri = uri or os.environ.get("NEO4J_URI") or _local_server_uri()
+        if not self.uri:
+            raise BackendUnavailable("no Neo4j to connect to: pass --uri, set NEO4J_URI, or start a local server "
+                                     "with `leishen neo4j start`")
+        if not self.uri.startswith(_SCHEMES):
+            raise BackendError(f"Neo4j URI {self.uri!r} must start with bolt:// or neo4j:// (or their +s/+ssc forms)")
+        password = password if password is not None else os.environ.get("NEO4J_PASSWORD")
+        self.user = user or os.environ.get("NEO4J_USER") or ("neo4j" if password else None)
+        auth = (self.user, password or "") if (self.user or password) else None
+        self.database = database or os.environ.get("NEO4J_DATABASE") or None
+        self._graph_checked = False
+        try:
+            self.driver = neo4j.GraphDatabase.driver(
+                self.uri, auth=auth, connection_timeout=10, max_transaction_retry_time=5,
+                notifications_min_severity=neo4j.NotificationMinimumSeverity.OFF)
+        except (ValueError, neo4j.exceptions.ConfigurationError) as exc:
+            raise BackendError(f"cannot use Neo4j URI {self.uri!r}: {exc}") from exc
+        self._guard("connecting", self.driver.verify_connectivity)
+
+    # --- errors -------------------------------------------------------------------------------------
+
+    def _translate(self, exc: Exception, action: str) -> BackendError:
+        """A clear one-line leishen error for a driver exception raised while doing ``action``."""
+        error = self._translate_multiline(exc, action)
+        return type(error)(" ".join(str(error).split()))
+
+    def _translate_multiline(self, exc: Exception, action: str) -> BackendError:
+        errors = _neo4j().exceptions
+        if isinstance(exc, errors.AuthError):
+            who = self.user or "(no user)"
+            return BackendError(f"Neo4j at {self.uri} refused the credentials of user {who!r} while {action}; "
+                                "check --user/--password or NEO4J_USER/NEO4J_PASSWORD")
+        if isinstance(exc, (errors.ServiceUnavailable, errors.SessionExpired)):
+            return BackendUnavailable(f"Neo4j at {self.uri} is unreachable while {action}: {exc}")
+        if isinstance(exc, errors.Neo4jError):
+            return BackendError(f"Neo4j refused {action}: {exc.code}: {exc.message}")
+        if isinstance(exc, errors.DriverError):
+            return BackendUnavailable(f"Neo4j at {self.uri} failed while {action}: {exc}")
+        return BackendError(f"Neo4j failed while {action}: {exc}")
+
+    def _guard(self, action: str, func, *args, **kwargs):
+        """Call ``func`` and turn driver exceptions into BackendError / BackendUnavailable."""
+        errors = _neo4j().exceptions
+        try:
+            return func(*args, **kwargs)
+        except (errors.Neo4jError, errors.DriverError, OSError) as exc:
+            raise self._translate(exc, action) from exc
+
+    # --- reading ------------------------------------------------------------------------------------
+
+    def _read(self, text: str, params: dict, action: str, *, timeout: float | None = None, limit: int | None = None):
+        """One read round trip: (records, keys, summary)."""
+        neo4j = _neo4j()
+
+        def fetch(result):
+            records = result.fetch(limit) if limit is not None else list(result)
+            return records, result.keys(), result.consume()
+
+        query = neo4j.Query(text, timeout=timeout) if timeout else neo4j.Query(text)
+        return self._guard(action, self.driver.execute_query, query, params, routing_=neo4j.RoutingControl.READ,
+                           database_=self.database, result_transformer_=fetch)
+
+    def meta(self) -> dict | None:
+        """The Meta record of the loaded graph (gen, nodes, relations, loaded_at, version), or None."""
+        records, _, _ = self._read(META_READ, {"name": META_NAME}, "reading the graph's Meta node")
+        if not records:
+            return None
+        meta = dict(records[0]["meta"])
+        if "loaded_at" in meta:
+            meta["loaded_at"] = str(meta["loaded_at"])
+        return meta
+
+    def _require_graph(self) -> None:
+        """BackendError when the database holds no loaded leishen graph (checked once per backend)."""
+        if self._graph_checked:
+            return
+        if self.meta() is None:
+            raise BackendError(f"the Neo4j database at {self.uri} holds no leishen graph (no :{META_LABEL} node): "
+                               "load it with `leishen build --backend neo4j`")
+        self._graph_checked = True
+
+    def counts(self) -> dict:
+        """Nodes and relations of the leishen graph as the database holds them now."""
+        records, _, _ = self._read(COUNT_GRAPH, {}, "counting the graph")
+        return {"nodes": records[0]["nodes"], "relations": records[0]["relations"]}
+
+    def run(self, name: str, **params) -> list[dict]:
+        """Run the named query ``name`` (``queries/cypher/<name>.cypher``); rows as the NetworkX twin gives them."""
+        if name not in QUERIES:
+            raise BackendError(f"no named query {name!r}; known: {', '.join(sorted(QUERIES))}")
+        declared = QUERIES[name].params
+        unknown = set(params) - set(declared)
+        if unknown:
+            raise BackendError(f"query {name!r} takes {', '.join(declared) or 'no'} parameters, got {', '.join(sorted(unknown))}")
+        self._require_graph()
+        records, _, _ = self._read(cypher_text(name), {p: params.get(p) for p in declared}, f"named query {name!r}")
+        return CONVERTERS[name]([record.data() for record in records])
+
+    # --- loading ------------------------------------------------------------------------------------
+
+    def load(self, data: GraphData, *, batch_size: int = BATCH_SIZE, progress: bool = True, on_batch=None) -> dict:
+        """Replace the stored graph by ``data`` in one transaction; return ``{"nodes", "relations", "seconds",
+        "constraint_seconds"}`` (the part of ``seconds`` spent creating missing constraints).
+
+        ``on_batch(done, total)`` is called after every batch (tests use it to interrupt a load).
+        """
+        started = time.perf_counter()
+        nodes, relations = _load_rows(data)
+        self._create_constraints(sorted(nodes))
+        constrained = time.perf_counter()
+        total = sum(map(len, nodes.values())) + sum(map(len, relations.values()))
+        bar = (click.progressbar(length=total, label="loading into Neo4j", file=sys.stderr)
+               if progress else nullcontext())
+        session = self.driver.session(database=self.database, default_access_mode=_neo4j().WRITE_ACCESS)
+        try:
+            with session, bar:
+                counts = self._guard("loading the graph", self._load_in_transaction, session, nodes,
+                                     relations, batch_size, bar if progress else None, on_batch, total)
+        except BackendError as exc:
+            if isinstance(exc.__cause__, _neo4j().exceptions.IncompleteCommit):
+                raise type(exc)(f"the connection broke during the commit, so the load may or may not have been "
+                                f"applied (never half of it); check with `leishen stats --backend neo4j`: {exc}") from exc
+            raise type(exc)(f"the load was rolled back and the graph loaded before is intact: {exc}") from exc
+        self._graph_checked = False
+        return {**counts, "seconds": round(time.perf_counter() - started, 3),
+                "constraint_seconds": round(constrained - started, 3)}
+
+    def _create_constraints(self, labels: list[str]) -> None:
+        """Uniqueness constraints (idempotent): id of :Node and of every label, name of :Meta."""
+        statements = [f"CREATE CONSTRAINT leishen_node_id IF NOT EXISTS FOR (n:`{NODE_LABEL}`) REQUIRE n.id IS UNIQUE",
+                      f"CREATE CONSTRAINT leishen_meta_name IF NOT EXISTS FOR (m:`{META_LABEL}`) REQUIRE m.name IS UNIQUE"]
+        statements += [f"CREATE CONSTRAINT leishen_{label.lower()}_id IF NOT EXISTS FOR (n:`{label}`) REQUIRE n.id IS UNIQUE"
+                       for label in labels]
+        existing = {r["name"] for r in self._guard("listing constraints", self.driver.execute_query,
+                                                   "SHOW CONSTRAINTS YIELD name", database_=self.database).records}
+        for statement in statements:
+            if statement.split()[2] not in existing:
+                self._guard("creating the uniqueness constraints", self.driver.execute_query, statement,
+                            database_=self.database)
+
+    def _load_in_transaction(self, session, nodes: dict, relations: dict, batch_size: int, bar, on_batch,
+                             total: int) -> dict:
+        """The body of the load: everything in one explicit transaction, committed at the end."""
+        done = 0
+        with session.begin_transaction(timeout=LOAD_TIMEOUT) as tx:
+            gen = tx.run(META_LOCK, name=META_NAME).single()["gen"] + 1
+            for label, rows in sorted(nodes.items()):
+                statement = NODE_MERGE.format(node=NODE_LABEL, label=label)
+                for batch in _chunks(rows, batch_size):
+                    for row in batch:
+                        row["props"]["gen"] = gen
+                    merged = tx.run(statement, rows=batch).single()["merged"]
+                    _expect(merged, len(batch), f"nodes of label {label}")
+                    done = _advance(bar, on_batch, done, len(batch), total)
+            for rel_type, rows in sorted(relations.items()):
+                statement = RELATION_MERGE.format(node=NODE_LABEL, type=rel_type)
+                for batch in _chunks(rows, batch_size):
+                    for row in batch:
+                        row["props"]["gen"] = gen
+                    merged = tx.run(statement, rows=batch).single()["merged"]
+                    _expect(merged, len(batch), f"relations of type {rel_type} (an end node is missing)")
+                    done = _advance(bar, on_batch, done, len(batch), total)
+            tx.run(DELETE_STALE_RELATIONS, gen=gen).consume()
+            tx.run(DELETE_STALE_NODES, gen=gen).consume()
+            counts = dict(tx.run(COUNT_GRAPH).single())
+            tx.run(META_WRITE, name=META_NAME, gen=gen, version=_version(), **counts).consume()
+            tx.commit()
+        return counts
+
+    # --- ad-hoc Cypher --------------------------------------------------------------------------------
+
+    def cypher(self, text: str, params: dict | None = None, *, limit: int = 1000, timeout: float = 10.0) -> dict:
+        """Run a user's read-only Cypher; ``{"columns", "rows", "truncated"}`` (rows as JSON-ready dicts)."""
+        params = params or {}
+        check_read_only_text(text)
+        _, _, summary = self._read("EXPLAIN " + text, params, "checking the query (EXPLAIN)")
+        if summary.query_type != "r":
+            raise BackendError(f"only read queries are allowed; this one is of type {summary.query_type!r} "
+                               "(w = write, rw = read/write, s = schema)")
+        check_plan(summary.plan)
+        records, keys, _ = self._read(text, params, "running the query", timeout=timeout, limit=limit + 1)
+        rows = [{key: to_json(record[key]) for key in keys} for record in records[:limit]]
+        return {"columns": list(keys), "rows": rows, "truncated": len(records) > limit}
+
+    def close(self) -> None:
+        """Close the driver."""
+        self.driver.close()
+
+
+# --- load helpers -------------------------------------------------------------------------------------
+
+
+def _version() -> str:
+    from leishen import __version__
+    return __version__
+
+
+def _expect(merged: int, wanted: int, what: str) -> None:
+    if merged != wanted:
+        raise BackendError(f"merged {merged} of {wanted} {what}")
+
+
+def _advance(bar, on_batch, done: int, step: int, total: int) -> int:
+    done += step
+    if bar is not None:
+        bar.update(step)
+    if on_batch is not None:
+        on_batch(done, total)
+    return done
+
+
+def _load_rows(data: GraphData) -> tuple[dict, dict]:
+    """Rows to load, grouped by (whitelisted) label and relation type."""
+    from leishen.loaders.schema import load_schema
+
+    schema = load_schema()
+    nodes: dict[str, list] = defaultdict(list)
+    for node in data.nodes:
+        label = _checked_name(node.label, schema.labels, "label")
+        nodes[label].append({"id": node.id, "props": {**node.props, "id": node.id, "label": label}})
+    relations: dict[str, list] = defaultdict(list)
+    for edge in data.edges:
+        rel_type = _checked_name(edge.type, schema.relations, "relation type")
+        relations[rel_type].append({"src": edge.src, "dst": edge.dst, "key": edge.key,
+                                    "props": {**edge.props, "key": edge.key}})
+    return dict(nodes), dict(relations)
+
+
+# --- read-only guard ----------------------------------------------------------------------------------
+
+_STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
+_CALL = re.compile(r"(?<![\w.$])CALL\s+([A-Za-z_][\w.]*)", re.IGNORECASE)
+
+
+def strip_literals(text: str) -> str:
+    """The query with strings, backtick names and comments blanked out (keywords inside them don't count)."""
+    return _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def check_read_only_text(text: str) -> None:
+    """Refuse what the plan check cannot see or what must never run: LOAD CSV, procedures, several statements."""
+    bare = strip_literals(text)
+    if not bare.strip():
+        raise BackendError("the query is empty")
+    if re.search(r"\bLOAD\s+CSV\b", bare, re.IGNORECASE):
+        raise BackendError("LOAD CSV is not allowed (it reads files and URLs)")
+    if re.match(r"\s*(EXPLAIN|PROFILE)\b", bare, re.IGNORECASE):
+        raise BackendError("EXPLAIN/PROFILE are added by leishen itself; give the bare query")
+    if ";" in bare.strip().rstrip(";"):
+        raise BackendError("one statement at a time (found ';')")
+    for name in _CALL.findall(bare):
+        if name.lower() not in ALLOWED_PROCEDURES:
+            raise BackendError(f"CALL {name} is not allowed; allowed procedures: {', '.join(sorted(ALLOWED_PROCEDURES))}")
+
+
+_VAR_LENGTH = re.compile(r"\*\s*(\d*)\s*(\.\.\s*(\d*))?\s*\]")
+_QUANTIFIER = re.compile(r"\{\s*(\d+)\s*,\s*(\d*|\*)\s*\}")
+
+
+def _unbounded(details: str) -> str | None:
+    """Why a plan operator's details describe an unbounded (or too long) variable-length pattern, else None."""
+    for low, dots, high in _VAR_LENGTH.findall(details):
+        upper = high if dots else low
+        if not upper:
+            return "a variable-length relationship without an upper bound"
+        if int(upper) > MAX_HOPS:
+            return f"a variable-length relationship of up to {upper} hops"
+    for _, high in _QUANTIFIER.findall(details):
+        if high in ("", "*"):
+            return "a quantified path pattern without an upper bound"
+        if int(high) > MAX_HOPS:
+            return f"a quantified path pattern of up to {high} hops"
+    return None
+
+
+def check_plan(plan: dict) -> None:
+    """Walk an EXPLAIN plan: refuse LOAD CSV, non-whitelisted procedures and unbounded variable-length scans."""
+    operator = plan.get("operatorType", "").split("@")[0]
+    details = str((plan.get("args") or plan.get("arguments") or {}).get("Details", ""))
+    if operator.startswith("LoadCSV"):
+        raise BackendError("LOAD CSV is not allowed (it reads files and URLs)")
+    if operator.startswith("ProcedureCall"):
+        procedure = details.split("(", 1)[0].strip()
+        if procedure.lower() not in ALLOWED_PROCEDURES:
+            raise BackendError(f"CALL {procedure} is not allowed")
+    if any(word in operator for word in ("VarLength", "ShortestPath", "Repeat", "Trail")):
+        reason = _unbounded(details.replace("`", ""))
+        if reason:
+            raise BackendError(f"refused: {reason} ({details.strip()}); bound it, e.g. [*..{min(6, MAX_HOPS)}] "
+                               f"(at most {MAX_HOPS} hops)")
+    for child in plan.get("children", []):
+        check_plan(child)
+
+
+def _properties(entity) -> dict:
+    """An entity's properties without the loader's generation stamp."""
+    return {k: to_json(v) for k, v in sorted(dict(entity).items()) if k != "gen"}
+
+
+def to_json(value):
+    """A driver value as plain JSON-ready data (nodes and relationships become property dicts)."""
+    graph = _neo4j().graph
+    if isinstance(value, graph.Node):
+        return _properties(value)
+    if isinstance(value, graph.Relationship):
+        start, end = value.start_node, value.end_node
+        return {"type": value.type, "start": start.get("id") if start else None,
+                "end": end.get("id") if end else None, **_properties(value)}
+    if isinstance(value, graph.Path):
+        return {"nodes": [_properties(n) for n in value.nodes], "types": [r.type for r in value.relationships]}
+    if isinstance(value, dict):
+        return {k: to_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)  # temporal and spatial values
+
+
+# --- record → row conversion (the exact shapes of leishen.queries.traversal) -------------------------
+
+
+def _end(m: dict | None, *, with_id: bool = True) -> dict | None:
+    if m is None:
+        return None
+    short = {"label": m["label"], "key": m["key"], "name": m["name"]}
+    return {"id": m["id"], **short} if with_id else short
+
+
+def _stats(records: list[dict]) -> list[dict]:
+    r = records[0]
+    return [{"nodes": dict(sorted((k, v) for k, v in r["nodes"])),
+             "relations": dict(sorted((k, v) for k, v in r["relations"]))}]
+
+
+def _resolve(records: list[dict]) -> list[dict]:
+    return [{**_end(r), "ko": r["ko"], "en": r["en"], "tier": r["tier"]} for r in records]
+
+
+def _symbol_relations(records: list[dict]) -> list[dict]:
+    return [{"direction": r["direction"], "type": r["type"], "zh": r["zh"], "other": _end(r["other"]),
+             "via": _end(r["via"]), "role": r["role"], "src": list(r["src"]), "variant": r["variant"],
+             "note": r["note"], "qualifiers": json.loads(r["qualifiers"]), "fact": r["fact"]} for r in records]
+
+
+def _facts(records: list[dict]) -> list[dict]:
+    rows = []
+    for r in records:
+        qualifiers = json.loads(r["qualifiers"])
+        for q in r["node_qualifiers"]:
+            qualifiers[q["role"]] = _end(q["end"], with_id=False)
+        rows.append({"id": r["id"], "relation": r["relation"], "zh": r["zh"],
+                     "subject": _end(r["subject"], with_id=False), "object": _end(r["object"], with_id=False),
+                     "qualifiers": qualifiers, "src": list(r["src"]), "variant": r["variant"], "note": r["note"],
+                     "item": r["item"]})
+    return rows
+
+
+def _shortest_path(records: list[dict]) -> list[dict]:
+    return [{"nodes": [_end(n) for n in r["nodes"]], "types": list(r["types"])} for r in records]
+
+
+def _relations_among(records: list[dict]) -> list[dict]:
+    return [{"source": _end(r["source"]), "target": _end(r["target"]), "type": r["type"], "zh": r["zh"],
+             "src": list(r["src"]), "variant": r["variant"], "fact": r["fact"]} for r in records]
+
+
+CONVERTERS = {"stats": _stats, "resolve": _resolve, "symbol_relations": _symbol_relations, "facts": _facts,
+              "shortest_path": _shortest_path, "relations_among": _relations_among}

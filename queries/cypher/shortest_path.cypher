@@ -1,0 +1,31 @@
+// name: shortest_path
+// doc: among all shortest paths over direct relations (either direction, never through Fact or Passage
+//      nodes) the one whose node-id list is smallest, each hop taking its smallest relation type; no row when
+//      unconnected (or when an end has no direct relation)
+// params: $source (string, node id), $target (string, node id)
+MATCH (a:Node {id: $source}), (b:Node {id: $target})
+WHERE NOT a.label IN ['Fact', 'Passage'] AND NOT b.label IN ['Fact', 'Passage']
+  AND EXISTS { (a)-[r]-(x:Node) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'] AND NOT x.label IN ['Fact', 'Passage'] }
+  AND EXISTS { (b)-[r]-(x:Node) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'] AND NOT x.label IN ['Fact', 'Passage'] }
+CALL (a, b) {
+  WITH a, b
+  WHERE a = b
+  RETURN [a] AS ns
+  UNION
+  WITH a, b
+  WHERE a <> b
+  MATCH p = allShortestPaths((a)-[*]-(b))
+  WHERE all(r IN relationships(p) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'])
+    AND all(x IN nodes(p) WHERE NOT x.label IN ['Fact', 'Passage'])
+  RETURN nodes(p) AS ns
+}
+WITH ns
+ORDER BY [x IN ns | x.id]
+LIMIT 1
+RETURN [x IN ns | x {.id, .label, .key, .name}] AS nodes,
+       [i IN range(0, size(ns) - 2) |
+         COLLECT {
+           MATCH (u)-[r]-(v)
+           WHERE u = ns[i] AND v = ns[i + 1] AND NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES']
+           RETURN type(r) AS t ORDER BY t LIMIT 1
+         }[0]] AS types

@@ -1,0 +1,125 @@
+"""Same answers: every named query on Neo4j (its .cypher file) and on NetworkX (its traversal), over a few hundred
+generated charts, must give identical rows.
+
+Inputs come from charts: real charts computed by the engine for seeded random moments (every string in a chart
+that names a symbol becomes a node id), and synthetic charts (random branches, stems, generals, gates, stars …
+drawn from the graph). For each chart: ``relations_among`` its symbols, ``symbol_relations`` and ``facts`` of each
+symbol, ``shortest_path`` between pairs of them, and ``resolve`` of every string it shows.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from leishen.queries.catalog import QUERIES
+
+pytestmark = pytest.mark.neo4j
+
+ENGINE_CHARTS = 200
+SYNTHETIC_CHARTS = 150
+CHART_LABELS = ("Branch", "Stem", "General", "Gate", "QimenStar", "Deity", "Palace", "FlyingStar", "Trigram",
+                "Element", "Kin", "LifeStage", "Shensha", "Month", "Mansion")
+
+
+def _strings(value):
+    """Every string inside a chart (dict keys too)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _strings(item)
+
+
+def _engine_charts(count: int, rnd: random.Random) -> list[list[str]]:
+    """Strings of charts computed for random moments (the engine's own shape does not matter here)."""
+    from leishen.engine.chart import build_chart
+
+    start = datetime(1900, 1, 1, tzinfo=timezone(timedelta(hours=8)))
+    charts = []
+    for _ in range(count):
+        moment = start + timedelta(minutes=rnd.randrange(200 * 365 * 24 * 60))
+        charts.append(sorted(set(_strings(build_chart(moment)))))
+    return charts
+
+
+def _symbol_ids(nx_store, strings: list[str], cache: dict) -> list[str]:
+    """Node ids that a chart's strings (and their single characters) name at the best tier."""
+    ids = set()
+    for text in strings:
+        for piece in {text, *(text if len(text) <= 3 else ())}:
+            if piece not in cache:
+                rows = nx_store.run("resolve", q=piece.lower())
+                best = min((r["tier"] for r in rows), default=None)
+                cache[piece] = [r["id"] for r in rows if r["tier"] == best]
+            ids.update(cache[piece])
+    return sorted(ids)
+
+
+def _synthetic_charts(nx_store, count: int, rnd: random.Random) -> list[list[str]]:
+    """Random symbol sets shaped like a chart: a few of each chart label, with repeats (伏吟-like) allowed."""
+    graph = nx_store.graph
+    by_label: dict[str, list[str]] = {}
+    for node, attrs in graph.nodes(data=True):
+        by_label.setdefault(attrs["label"], []).append(node)
+    charts = []
+    for _ in range(count):
+        ids = []
+        for label in CHART_LABELS:
+            pool = sorted(by_label.get(label, []))
+            if pool:
+                ids += rnd.choices(pool, k=rnd.randint(0, 4))
+        charts.append(ids)
+    return charts
+
+
+@pytest.fixture(scope="module")
+def inputs(nx_store) -> dict[str, list[dict]]:
+    """Parameters for every named query, drawn from a few hundred charts."""
+    rnd = random.Random(20240229)
+    cache: dict = {}
+    charts = [_symbol_ids(nx_store, strings, cache) for strings in _engine_charts(ENGINE_CHARTS, rnd)]
+    charts += _synthetic_charts(nx_store, SYNTHETIC_CHARTS, rnd)
+    symbols = sorted({i for chart in charts for i in chart})
+    docs = [None, "000", "002", "003", "004", "nope"]
+    params: dict[str, list[dict]] = {name: [] for name in QUERIES}
+    params["stats"].append({})
+    names = sorted(cache)
+    params["resolve"] = [{"q": q.lower()} for q in rnd.sample(names, min(300, len(names)))]
+    params["resolve"] += [{"q": "no such name"}, {"q": ""}]
+    params["symbol_relations"] = [{"node_id": i} for i in symbols] + [{"node_id": "Branch:nope"}]
+    params["facts"] = [{"doc": rnd.choice(docs), "node_id": i} for i in symbols]
+    params["facts"] += [{"doc": d, "node_id": None} for d in docs]
+    for chart in charts:
+        params["relations_among"].append({"node_ids": chart})
+        if len(chart) >= 2:
+            for _ in range(2):
+                a, b = rnd.sample(chart, 2)
+                params["shortest_path"].append({"source": a, "target": b})
+    params["shortest_path"] += [{"source": symbols[0], "target": symbols[0]},
+                                {"source": symbols[0], "target": "Branch:nope"}]
+    return params
+
+
+def test_the_inputs_cover_every_named_query_and_hundreds_of_charts(inputs):
+    assert set(inputs) == set(QUERIES)
+    assert all(inputs[name] for name in QUERIES)
+    assert len(inputs["relations_among"]) >= 300
+
+
+@pytest.mark.parametrize("name", sorted(QUERIES))
+def test_both_backends_give_identical_rows(name, inputs, nx_store, neo4j_backend):
+    mismatches, non_empty = [], 0
+    for params in inputs[name]:
+        expected = nx_store.run(name, **params)
+        got = neo4j_backend.run(name, **params)
+        non_empty += bool(expected)
+        if got != expected:
+            mismatches.append((params, expected[:2], got[:2]))
+    assert not mismatches, f"{len(mismatches)} of {len(inputs[name])} inputs differ; first: {mismatches[0]}"
+    assert non_empty >= min(len(inputs[name]), 3) // 3, "the inputs hardly ever find anything"
