@@ -27,7 +27,6 @@ Ad-hoc Cypher (``cypher``)
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -40,17 +39,14 @@ from leishen.loaders.records import GraphData
 from leishen.queries.catalog import QUERIES, cypher_text
 
 from leishen.errors import BackendError, BackendUnavailable
+from leishen.loaders.neo4j_guard import ALLOWED_PROCEDURES, MAX_HOPS, check_plan, check_read_only_text  # noqa: F401
+from leishen.queries.neo4j_rows import CONVERTERS
 
 NODE_LABEL = "Node"
 META_LABEL = "Meta"
 META_NAME = "leishen"
 BATCH_SIZE = 2000
 LOAD_TIMEOUT = 600.0  # seconds for the whole load transaction
-MAX_HOPS = 10
-ALLOWED_PROCEDURES = frozenset({
-    "db.labels", "db.relationshiptypes", "db.propertykeys",
-    "db.schema.visualization", "db.schema.nodetypeproperties", "db.schema.reltypeproperties",
-})
 _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
 
@@ -345,72 +341,6 @@ def _load_rows(data: GraphData) -> tuple[dict, dict]:
     return dict(nodes), dict(relations)
 
 
-# --- read-only guard ----------------------------------------------------------------------------------
-
-_STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
-_CALL = re.compile(r"(?<![\w.$])CALL\s+([A-Za-z_][\w.]*)", re.IGNORECASE)
-
-
-def strip_literals(text: str) -> str:
-    """The query with strings, backtick names and comments blanked out (keywords inside them don't count)."""
-    return _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group(0)), text)
-
-
-def check_read_only_text(text: str) -> None:
-    """Refuse what the plan check cannot see or what must never run: LOAD CSV, procedures, several statements."""
-    bare = strip_literals(text)
-    if not bare.strip():
-        raise BackendError("the query is empty")
-    if re.search(r"\bLOAD\s+CSV\b", bare, re.IGNORECASE):
-        raise BackendError("LOAD CSV is not allowed (it reads files and URLs)")
-    if re.match(r"\s*(EXPLAIN|PROFILE)\b", bare, re.IGNORECASE):
-        raise BackendError("EXPLAIN/PROFILE are added by leishen itself; give the bare query")
-    if ";" in bare.strip().rstrip(";"):
-        raise BackendError("one statement at a time (found ';')")
-    for name in _CALL.findall(bare):
-        if name.lower() not in ALLOWED_PROCEDURES:
-            raise BackendError(f"CALL {name} is not allowed; allowed procedures: {', '.join(sorted(ALLOWED_PROCEDURES))}")
-
-
-_VAR_LENGTH = re.compile(r"\*\s*(\d*)\s*(\.\.\s*(\d*))?\s*\]")
-_QUANTIFIER = re.compile(r"\{\s*(\d+)\s*,\s*(\d*|\*)\s*\}")
-
-
-def _unbounded(details: str) -> str | None:
-    """Why a plan operator's details describe an unbounded (or too long) variable-length pattern, else None."""
-    for low, dots, high in _VAR_LENGTH.findall(details):
-        upper = high if dots else low
-        if not upper:
-            return "a variable-length relationship without an upper bound"
-        if int(upper) > MAX_HOPS:
-            return f"a variable-length relationship of up to {upper} hops"
-    for _, high in _QUANTIFIER.findall(details):
-        if high in ("", "*"):
-            return "a quantified path pattern without an upper bound"
-        if int(high) > MAX_HOPS:
-            return f"a quantified path pattern of up to {high} hops"
-    return None
-
-
-def check_plan(plan: dict) -> None:
-    """Walk an EXPLAIN plan: refuse LOAD CSV, non-whitelisted procedures and unbounded variable-length scans."""
-    operator = plan.get("operatorType", "").split("@")[0]
-    details = str((plan.get("args") or plan.get("arguments") or {}).get("Details", ""))
-    if operator.startswith("LoadCSV"):
-        raise BackendError("LOAD CSV is not allowed (it reads files and URLs)")
-    if operator.startswith("ProcedureCall"):
-        procedure = details.split("(", 1)[0].strip()
-        if procedure.lower() not in ALLOWED_PROCEDURES:
-            raise BackendError(f"CALL {procedure} is not allowed")
-    if any(word in operator for word in ("VarLength", "ShortestPath", "Repeat", "Trail")):
-        reason = _unbounded(details.replace("`", ""))
-        if reason:
-            raise BackendError(f"refused: {reason} ({details.strip()}); bound it, e.g. [*..{min(6, MAX_HOPS)}] "
-                               f"(at most {MAX_HOPS} hops)")
-    for child in plan.get("children", []):
-        check_plan(child)
-
-
 def _properties(entity) -> dict:
     """An entity's properties without the loader's generation stamp."""
     return {k: to_json(v) for k, v in sorted(dict(entity).items()) if k != "gen"}
@@ -434,55 +364,3 @@ def to_json(value):
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     return str(value)  # temporal and spatial values
-
-
-# --- record → row conversion (the exact shapes of leishen.queries.traversal) -------------------------
-
-
-def _end(m: dict | None, *, with_id: bool = True) -> dict | None:
-    if m is None:
-        return None
-    short = {"label": m["label"], "key": m["key"], "name": m["name"]}
-    return {"id": m["id"], **short} if with_id else short
-
-
-def _stats(records: list[dict]) -> list[dict]:
-    r = records[0]
-    return [{"nodes": dict(sorted((k, v) for k, v in r["nodes"])),
-             "relations": dict(sorted((k, v) for k, v in r["relations"]))}]
-
-
-def _resolve(records: list[dict]) -> list[dict]:
-    return [{**_end(r), "ko": r["ko"], "en": r["en"], "tier": r["tier"]} for r in records]
-
-
-def _symbol_relations(records: list[dict]) -> list[dict]:
-    return [{"direction": r["direction"], "type": r["type"], "zh": r["zh"], "other": _end(r["other"]),
-             "via": _end(r["via"]), "role": r["role"], "src": list(r["src"]), "variant": r["variant"],
-             "note": r["note"], "qualifiers": json.loads(r["qualifiers"]), "fact": r["fact"]} for r in records]
-
-
-def _facts(records: list[dict]) -> list[dict]:
-    rows = []
-    for r in records:
-        qualifiers = json.loads(r["qualifiers"])
-        for q in r["node_qualifiers"]:
-            qualifiers[q["role"]] = _end(q["end"], with_id=False)
-        rows.append({"id": r["id"], "relation": r["relation"], "zh": r["zh"],
-                     "subject": _end(r["subject"], with_id=False), "object": _end(r["object"], with_id=False),
-                     "qualifiers": qualifiers, "src": list(r["src"]), "variant": r["variant"], "note": r["note"],
-                     "item": r["item"]})
-    return rows
-
-
-def _shortest_path(records: list[dict]) -> list[dict]:
-    return [{"nodes": [_end(n) for n in r["nodes"]], "types": list(r["types"])} for r in records]
-
-
-def _relations_among(records: list[dict]) -> list[dict]:
-    return [{"source": _end(r["source"]), "target": _end(r["target"]), "type": r["type"], "zh": r["zh"],
-             "src": list(r["src"]), "variant": r["variant"], "fact": r["fact"]} for r in records]
-
-
-CONVERTERS = {"stats": _stats, "resolve": _resolve, "symbol_relations": _symbol_relations, "facts": _facts,
-              "shortest_path": _shortest_path, "relations_among": _relations_among}

@@ -1,0 +1,54 @@
+"""Neo4j records → the exact row dicts of :mod:`leishen.queries.traversal`, one converter per named query."""
+
+from __future__ import annotations
+
+import json
+
+
+def _end(m: dict | None, *, with_id: bool = True) -> dict | None:
+    if m is None:
+        return None
+    short = {"label": m["label"], "key": m["key"], "name": m["name"]}
+    return {"id": m["id"], **short} if with_id else short
+
+
+def _stats(records: list[dict]) -> list[dict]:
+    r = records[0]
+    return [{"nodes": dict(sorted((k, v) for k, v in r["nodes"])),
+             "relations": dict(sorted((k, v) for k, v in r["relations"]))}]
+
+
+def _resolve(records: list[dict]) -> list[dict]:
+    return [{**_end(r), "ko": r["ko"], "en": r["en"], "tier": r["tier"]} for r in records]
+
+
+def _symbol_relations(records: list[dict]) -> list[dict]:
+    return [{"direction": r["direction"], "type": r["type"], "zh": r["zh"], "other": _end(r["other"]),
+             "via": _end(r["via"]), "role": r["role"], "src": list(r["src"]), "variant": r["variant"],
+             "note": r["note"], "qualifiers": json.loads(r["qualifiers"]), "fact": r["fact"]} for r in records]
+
+
+def _facts(records: list[dict]) -> list[dict]:
+    rows = []
+    for r in records:
+        qualifiers = json.loads(r["qualifiers"])
+        for q in r["node_qualifiers"]:
+            qualifiers[q["role"]] = _end(q["end"], with_id=False)
+        rows.append({"id": r["id"], "relation": r["relation"], "zh": r["zh"],
+                     "subject": _end(r["subject"], with_id=False), "object": _end(r["object"], with_id=False),
+                     "qualifiers": qualifiers, "src": list(r["src"]), "variant": r["variant"], "note": r["note"],
+                     "item": r["item"]})
+    return rows
+
+
+def _shortest_path(records: list[dict]) -> list[dict]:
+    return [{"nodes": [_end(n) for n in r["nodes"]], "types": list(r["types"])} for r in records]
+
+
+def _relations_among(records: list[dict]) -> list[dict]:
+    return [{"source": _end(r["source"]), "target": _end(r["target"]), "type": r["type"], "zh": r["zh"],
+             "src": list(r["src"]), "variant": r["variant"], "fact": r["fact"]} for r in records]
+
+
+CONVERTERS = {"stats": _stats, "resolve": _resolve, "symbol_relations": _symbol_relations, "facts": _facts,
+              "shortest_path": _shortest_path, "relations_among": _relations_among}
