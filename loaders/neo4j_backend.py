@@ -259,21 +259,16 @@ class Neo4jBackend:
         done = 0
         with session.begin_transaction(timeout=LOAD_TIMEOUT) as tx:
             gen = tx.run(META_LOCK, name=META_NAME).single()["gen"] + 1
-            for label, rows in sorted(nodes.items()):
-                statement = NODE_MERGE.format(node=NODE_LABEL, label=label)
+            batches = [(NODE_MERGE.format(node=NODE_LABEL, label=label), rows, f"nodes of label {label}")
+                       for label, rows in sorted(nodes.items())]
+            batches += [(RELATION_MERGE.format(node=NODE_LABEL, type=rel_type), rows,
+                         f"relations of type {rel_type} (an end node is missing)")
+                        for rel_type, rows in sorted(relations.items())]
+            for statement, rows, what in batches:
                 for batch in _chunks(rows, batch_size):
                     for row in batch:
                         row["props"]["gen"] = gen
-                    merged = tx.run(statement, rows=batch).single()["merged"]
-                    _expect(merged, len(batch), f"nodes of label {label}")
-                    done = _advance(bar, on_batch, done, len(batch), total)
-            for rel_type, rows in sorted(relations.items()):
-                statement = RELATION_MERGE.format(node=NODE_LABEL, type=rel_type)
-                for batch in _chunks(rows, batch_size):
-                    for row in batch:
-                        row["props"]["gen"] = gen
-                    merged = tx.run(statement, rows=batch).single()["merged"]
-                    _expect(merged, len(batch), f"relations of type {rel_type} (an end node is missing)")
+                    _expect(tx.run(statement, rows=batch).single()["merged"], len(batch), what)
                     done = _advance(bar, on_batch, done, len(batch), total)
             tx.run(DELETE_STALE_RELATIONS, gen=gen).consume()
             tx.run(DELETE_STALE_NODES, gen=gen).consume()
