@@ -102,7 +102,7 @@ class Registry:
     def _create_open(self, ref: Ref) -> str:
         gloss = self.glossary.get((ref.label, ref.name), {})
         node = Node(f"{ref.label}:{ref.name}", ref.label, {
-            "key": ref.name, "name": ref.name,
+            "key": ref.name, "label": ref.label, "name": ref.name,
             "ko": gloss.get("ko") or hangul_reading(ref.name), "en": gloss.get("en", ""),
             "aliases": [],
         })
@@ -126,7 +126,7 @@ def read_entities(folder: Path, registry: Registry, errors: list[str]) -> None:
                 errors.append(f"{where}: key {row.get('key')!r} must be non-empty ASCII")
                 continue
             aliases = _split(row.get("aliases"))
-            props = {"key": row["key"], "name": row["name"], "ko": row["ko"], "en": row["en"],
+            props = {"key": row["key"], "label": label, "name": row["name"], "ko": row["ko"], "en": row["en"],
                      "aliases": aliases, "order": int(row["order"]) if row.get("order", "").isdigit() else 0,
                      "src": _split(row.get("src"))}
             registry.add(Node(f"{label}:{row['key']}", label, props), [row["name"], *aliases], where, errors)
@@ -194,7 +194,8 @@ def _quick_node(registry: Registry, text: str) -> tuple[str, str] | None:
     return registry.resolve(Ref(label, name), "", []), label
 
 
-def _quick_fact(row: list[str], col: dict, registry: Registry, rel: str, n: int, cites: dict) -> Fact | None:
+def _quick_fact(row: list[str], col: dict, registry: Registry, rel: str, n: int, cites: dict,
+                cells: dict) -> Fact | None:
     """The fact of a row that is valid, or None when any part needs the full (error-reporting) validation."""
     rdef = registry.schema.relations.get(row[col["relation"]])
     s = _quick_node(registry, row[col["subject"]])
@@ -207,14 +208,15 @@ def _quick_fact(row: list[str], col: dict, registry: Registry, rel: str, n: int,
         cite = cites[src] if src in cites else cites.setdefault(src, tuple(parse_citation(p) for p in _split(src)))
     except CitationError:
         return None
-    quals: tuple = ()
-    node_quals: frozenset = frozenset()
     cell = row[col["qualifiers"]] if "qualifiers" in col else ""
-    if cell:
+    parsed = cells.get(cell)
+    if parsed is None:
         errors: list[str] = []
-        quals, node_quals = _qualifiers(cell, registry, "", errors)
+        parsed = _qualifiers(cell, registry, "", errors)
         if errors:
             return None
+        cells[cell] = parsed  # a valid cell always parses to the same qualifiers
+    quals, node_quals = parsed
     get = lambda name: row[col[name]] if name in col else ""  # noqa: E731
     return Fact(f"{rel}#{n}", rdef.name, s[0], o[0], quals, node_quals, cite, tuple(_split(get("terms"))),
                 variant, get("note"), get("item"), rel, n) if cite else None
@@ -252,7 +254,7 @@ def read_fact_row(row: dict, registry: Registry, rel: str, n: int, errors: list[
 
 def read_facts(folder: Path, registry: Registry, errors: list[str]) -> list[Fact]:
     """Read every ``facts/**/*.csv``: a fast path for valid rows, full validation for the others."""
-    facts, cites = [], {}
+    facts, cites, cells = [], {}, {}
     for path in sorted(folder.rglob("*.csv")):
         rel = f"facts/{path.relative_to(folder).as_posix()}"
         with path.open(encoding="utf-8", newline="") as fh:
@@ -266,7 +268,7 @@ def read_facts(folder: Path, registry: Registry, errors: list[str]) -> list[Fact
             if len(row) != len(col):
                 row = (row + [""] * len(col))[: len(col)]
             row = [c.strip() for c in row]
-            fact = _quick_fact(row, col, registry, rel, n, cites)
+            fact = _quick_fact(row, col, registry, rel, n, cites, cells)
             if fact is None:
                 fact = read_fact_row(dict(zip(rows[0], row)), registry, rel, n, errors)
             if fact:
