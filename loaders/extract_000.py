@@ -54,24 +54,24 @@ def relations(text: str) -> set[Row]:
     return found
 
 
-def wuyong(text: str) -> set[Row]:
-    """五類用神 甲乙日亥子 … (000:23–31): kin of each day stem."""
+def _stem_table(text: str, heads, pattern: str, relation: str) -> set[Row]:
+    """Rows of a table headed by a 神煞 name whose entries are stems followed by branches."""
     found = set()
     for head, body in sections(text):
-        if head in KIN:
-            for m in leading(body, f"({S}+)日({B}+)"):
-                found |= product("KIN_BRANCH", m[1], m[2], head)
+        if head in heads:
+            for m in leading(body, pattern):
+                found |= product(relation, m[1], m[2], head)
     return found
+
+
+def wuyong(text: str) -> set[Row]:
+    """五類用神 甲乙日亥子 … (000:23–31): kin of each day stem."""
+    return _stem_table(text, KIN, f"({S}+)日({B}+)", "KIN_BRANCH")
 
 
 def changsheng(text: str) -> set[Row]:
     """十二長生 甲日亥, 丙戊日寅 … (000:35–47); 日 may be missing (帝旺 甲乙卯)."""
-    found = set()
-    for head, body in sections(text):
-        if head in STAGES:
-            for m in leading(body, f"({S}+)日?({B})"):
-                found |= product("LIFE_STAGE", m[1], m[2], head)
-    return found
+    return _stem_table(text, STAGES, f"({S}+)日?({B})", "LIFE_STAGE")
 
 
 def shensha_horse(text: str) -> set[Row]:
