@@ -20,7 +20,7 @@ from datetime import datetime, timedelta, timezone
 from functools import partial
 from pathlib import Path
 
-from leishen.loaders.backend import get_backend
+from leishen.backends import get_backend
 from leishen.loaders.build import build_graph
 
 

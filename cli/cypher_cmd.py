@@ -3,7 +3,7 @@
 Neo4j (``--backend neo4j``)
     the whole of Cypher that reads: EXPLAIN must say query type ``r``, READ routing, ``--timeout`` and a row cap
     (``--limit``); LOAD CSV, procedures outside a small whitelist and unbounded variable-length patterns are
-    refused (see :func:`leishen.loaders.neo4j_backend.Neo4jBackend.cypher`).
+    refused (see :func:`leishen.backends.neo4j_backend.Neo4jBackend.cypher`).
 
 NetworkX (``--backend networkx``, the default)
     grand-cypher 1.2.0 on the in-memory graph, for the subset it gets right (docs/cypher.md). Queries it would

@@ -9,7 +9,7 @@ import sys
 import click
 
 from leishen.errors import LeishenError
-from leishen.loaders.backend import BACKEND_NAMES, get_backend, neo4j_config
+from leishen.backends import BACKEND_NAMES, get_backend, neo4j_config
 
 EXIT_USAGE = 2
 

@@ -25,7 +25,7 @@ def corpus_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def nx_backend():
-    from leishen.loaders.backend import get_backend
+    from leishen.backends import get_backend
     backend = get_backend("networkx")
     backend.ensure_loaded()
     return backend

@@ -66,7 +66,7 @@ def graph_data():
 @pytest.fixture(scope="session")
 def fresh_server_error(neo4j_server) -> str:
     """What a named query says on the session's server before anything was loaded (a server without the graph)."""
-    from leishen.loaders.neo4j_backend import Neo4jBackend
+    from leishen.backends.neo4j_backend import Neo4jBackend
 
     from leishen.errors import BackendError
 
@@ -83,7 +83,7 @@ def fresh_server_error(neo4j_server) -> str:
 @pytest.fixture(scope="session")
 def neo4j_backend(neo4j_server, graph_data, fresh_server_error):
     """A Neo4jBackend on the session's server, with the graph loaded once."""
-    from leishen.loaders.neo4j_backend import Neo4jBackend
+    from leishen.backends.neo4j_backend import Neo4jBackend
 
     backend = Neo4jBackend(uri=neo4j_server["uri"])
     backend.first_load = backend.load(graph_data, progress=False)
@@ -94,7 +94,7 @@ def neo4j_backend(neo4j_server, graph_data, fresh_server_error):
 @pytest.fixture(scope="session")
 def nx_store():
     """The embedded backend, loaded."""
-    from leishen.loaders.backend import get_backend
+    from leishen.backends import get_backend
 
     backend = get_backend("networkx")
     backend.ensure_loaded()

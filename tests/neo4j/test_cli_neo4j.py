@@ -84,7 +84,7 @@ def test_a_bad_uri_scheme_is_a_clear_error():
 
 def test_start_with_auth_status_wrong_credentials_and_stop(tmp_path, neo4j_server):
     """A second server, started by the CLI with --auth on a free port and its own data directory."""
-    from leishen.loaders.neo4j_backend import Neo4jBackend
+    from leishen.backends.neo4j_backend import Neo4jBackend
 
     env = {"LEISHEN_NEO4J_RUN": str(tmp_path / "run"), "NEO4J_PASSWORD": "test-password-1"}
     started = _invoke(["neo4j", "start", "--auth", "--data", str(tmp_path / "data")], env=env)

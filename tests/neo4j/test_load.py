@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from leishen.loaders.neo4j_backend import Neo4jBackend
+from leishen.backends.neo4j_backend import Neo4jBackend
 from leishen.loaders.records import GraphData
 
 from leishen.errors import BackendError, BackendUnavailable

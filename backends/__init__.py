@@ -1,4 +1,4 @@
-"""Graph backends: where the records live and where named queries run.
+"""leishen.backends — graph backends: where the records live and where named queries run.
 
 ``get_backend("networkx")`` (the embedded default, no server) or ``get_backend("neo4j", uri=…,
 user=…, password=…)`` (needs the ``neo4j`` driver and a server; see ``leishen neo4j start``).
@@ -21,8 +21,8 @@ import os
 from leishen.errors import BackendError
 
 _BACKENDS = {
-    "networkx": "leishen.loaders.networkx_backend:NetworkXBackend",
-    "neo4j": "leishen.loaders.neo4j_backend:Neo4jBackend",
+    "networkx": "leishen.backends.networkx_backend:NetworkXBackend",
+    "neo4j": "leishen.backends.neo4j_backend:Neo4jBackend",
 }
 BACKEND_NAMES = tuple(_BACKENDS)
 

@@ -39,7 +39,7 @@ from leishen.loaders.records import GraphData
 from leishen.queries.catalog import QUERIES, cypher_text
 
 from leishen.errors import BackendError, BackendUnavailable
-from leishen.loaders.neo4j_guard import ALLOWED_PROCEDURES, MAX_HOPS, check_plan, check_read_only_text  # noqa: F401
+from leishen.backends.neo4j_guard import ALLOWED_PROCEDURES, MAX_HOPS, check_plan, check_read_only_text  # noqa: F401
 from leishen.queries.neo4j_rows import CONVERTERS
 
 NODE_LABEL = "Node"
