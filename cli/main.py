@@ -21,6 +21,7 @@ COMMANDS = {
     "chart": "leishen.cli.chart:chart",
     "neo4j": "leishen.cli.neo4j_cmd:neo4j",
     "cypher": "leishen.cli.cypher_cmd:cypher",
+    "view": "leishen.cli.view_cmd:view",
 }
 
 

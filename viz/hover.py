@@ -1,0 +1,57 @@
+"""Hover texts: a relation's citations and, when the corpus folder is found, the cited passages.
+
+The passages are read from the user's corpus at page-build time (never stored in the repository);
+without a corpus the hover shows the citations only.
+"""
+
+from __future__ import annotations
+
+import json
+
+from leishen.errors import CitationError
+from leishen.loaders.corpus import load_corpus, parse_citation
+
+PASSAGE_CHARS = 160
+
+
+class Passages:
+    """Looks up passage texts by ``doc:line`` in the default corpus (None when absent)."""
+
+    def __init__(self, corpus=None):
+        self.corpus = load_corpus(corpus) if corpus is not False else None
+
+    def text(self, src: str) -> str | None:
+        if self.corpus is None:
+            return None
+        try:
+            found = self.corpus.passage(parse_citation(src))
+        except CitationError:
+            return None
+        return found if len(found) <= PASSAGE_CHARS else found[: PASSAGE_CHARS - 1] + "…"
+
+    def cited(self, srcs) -> list[str]:
+        """One line per citation: ``002:23`` and, when found, the passage after it."""
+        lines = []
+        for src in srcs or ():
+            text = self.text(src)
+            lines.append(f"{src}  {text}" if text else str(src))
+        return lines
+
+
+def qualifier_text(qualifiers) -> str:
+    """``k=v`` pairs of a relation's qualifiers (given as a dict or its JSON string)."""
+    if isinstance(qualifiers, str):
+        qualifiers = json.loads(qualifiers or "{}")
+    return " ".join(f"{k}={v['name'] if isinstance(v, dict) else v}" for k, v in (qualifiers or {}).items())
+
+
+def relation_title(kind: str, zh: str | None, parts: list[dict], passages: Passages) -> str:
+    """The hover of an edge: type and term, then for every fact it stands for: qualifiers,
+    variant, note and the cited passages."""
+    lines = [f"{kind} {zh or ''}".strip()]
+    for part in parts:
+        extra = [qualifier_text(part.get("qualifiers")), part.get("variant") and f"variant: {part['variant']}",
+                 part.get("note") and f"note: {part['note']}"]
+        lines += [f"· {e}" for e in extra if e]
+        lines += [f"  {line}" for line in passages.cited(part.get("src"))]
+    return "\n".join(lines)
