@@ -41,7 +41,8 @@ div.vis-tooltip { white-space: pre-wrap !important; max-width: 36em; font-family
 """
 
 # after drawGraph(): freeze a physics layout once it has settled (pyvis #204), and publish what was
-# drawn (node and edge counts) as data attributes of <body> for the browser tests
+# drawn (node and edge counts) as data attributes of <body> for the browser tests.  vis-network
+# stabilises and draws synchronously inside its constructor, so the counts are there already.
 PAGE_SCRIPT = """
 (function () {
   function freeze() { network.setOptions({physics: false}); }
@@ -49,11 +50,9 @@ PAGE_SCRIPT = """
     network.once("stabilizationIterationsDone", freeze);
     network.once("stabilized", freeze);
   }
-  network.once("afterDrawing", function () {
-    document.body.dataset.nodes = String(network.body.nodeIndices.length);
-    document.body.dataset.edges = String(network.body.edgeIndices.length);
-    document.body.dataset.ready = "1";
-  });
+  document.body.dataset.nodes = String(network.body.nodeIndices.length);
+  document.body.dataset.edges = String(network.body.edgeIndices.length);
+  document.body.dataset.ready = "1";
 })();
 """
 
@@ -95,7 +94,8 @@ def page_html(net: Network, *, title: str, note: str = "", legend: list[tuple[st
     """The network as one self-contained HTML page (no remote load), with a title bar and legend."""
     raw = net.generate_html()
     page = _HEADING.sub("", _BOOTSTRAP.sub("", raw))
-    head = (f"<title>{html.escape(title)}</title>\n<style>{PAGE_STYLE}</style>\n</head>")
+    head = (f'<title>{html.escape(title)}</title>\n<link rel="icon" href="data:,">\n'
+            f"<style>{PAGE_STYLE}</style>\n</head>")
     page = page.replace("</head>", head, 1)
     bar = (f'<div id="leishen-head"><h1>{html.escape(title)}</h1>'
            f'<span class="note">{html.escape(note)}</span>'

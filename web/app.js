@@ -1,0 +1,196 @@
+// The leishen web page: a moment → the chart (/charts), its reading (/readings), the reading's graph
+// (/views/reading) and the passages (/passages/{doc}:{line}).  Plain JS, no library, no network but
+// the API that served this page.  When everything is drawn, <body data-ready="1">.
+"use strict";
+
+const I18N = {
+  zh: {moment: "時刻", tz: "時區", topic: "占事", lang: "語言", schools: "流派選項", cast: "起課", findings: "斷語",
+       graph: "推理圖", none: "無斷語", needs: "待斷", pillars: "四柱", term: "節氣"},
+  ko: {moment: "시각", tz: "시간대", topic: "점사", lang: "언어", schools: "유파 선택", cast: "포국", findings: "판단",
+       graph: "추론 그래프", none: "판단 없음", needs: "판단 필요", pillars: "사주", term: "절기"},
+  en: {moment: "moment", tz: "time zone", topic: "topic", lang: "language", schools: "school options", cast: "cast",
+       findings: "findings", graph: "reading graph", none: "no findings", needs: "needs judgment",
+       pillars: "pillars", term: "solar term"},
+};
+// earth branches of the Liu Ren ring, as [branch, row, column] of a 4×4 square
+const RING = [["巳", 0, 0], ["午", 0, 1], ["未", 0, 2], ["申", 0, 3], ["酉", 1, 3], ["戌", 2, 3],
+              ["亥", 3, 3], ["子", 3, 2], ["丑", 3, 1], ["寅", 3, 0], ["卯", 2, 0], ["辰", 1, 0]];
+const LOSHU = [4, 9, 2, 3, 5, 7, 8, 1, 6];  // palaces in reading order of the 3×3 grid
+const PALACE = {1: "坎", 2: "坤", 3: "震", 4: "巽", 5: "中", 6: "乾", 7: "兌", 8: "艮", 9: "離"};
+const SYSTEMS = {liuren: "大六壬", qimen: "奇門", ninestar: "九星"};
+const FIXED = new Set(["moment", "tz", "topic", "systems", "lang"]);
+
+const $ = (id) => document.getElementById(id);
+const form = $("ask");
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v; else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+async function getJSON(url) {
+  const answer = await fetch(url, {headers: {Accept: "application/json"}});
+  const body = await answer.json().catch(() => ({}));
+  if (!answer.ok) throw new Error(`${url.split("?")[0]}: ${body.error || body.detail || answer.status}`);
+  return body;
+}
+
+function lang() { return form.elements.lang.value; }
+function t(key) { return (I18N[lang()] || I18N.en)[key] || key; }
+function translate() { for (const n of document.querySelectorAll("[data-t]")) n.textContent = t(n.dataset.t); }
+
+// ---- the form: defaults, the school options from the API's own schema, the query string
+
+function localNow() {
+  const d = new Date(), p = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+function enumOf(schema) {
+  if (!schema) return null;
+  if (schema.enum) return schema.enum;
+  for (const alt of schema.anyOf || []) if (alt.enum) return alt.enum;
+  return null;
+}
+
+async function schoolOptions() {
+  const spec = await getJSON("/openapi.json").catch(() => null);
+  const op = spec && spec.paths && spec.paths["/charts"] && spec.paths["/charts"].get;
+  const box = $("school-options");
+  for (const p of (op && op.parameters) || []) {
+    const choices = enumOf(p.schema);
+    if (!choices || FIXED.has(p.name) || p.in !== "query") continue;
+    const select = el("select", {name: p.name}, choices.map((c) => el("option", {value: c}, String(c))));
+    if (p.schema.default !== undefined) select.value = p.schema.default;
+    box.append(el("label", {for: p.name}, p.name), select);
+  }
+}
+
+function params() {
+  const out = new URLSearchParams();
+  for (const field of form.elements) {
+    if (!field.name || field.name === "lang" || field.value === "") continue;
+    out.set(field.name, field.name === "moment" && field.value.length === 16 ? field.value + ":00" : field.value);
+  }
+  return out;
+}
+
+function fromQuery() {
+  const q = new URLSearchParams(location.search);
+  form.elements.moment.value = (q.get("moment") || localNow()).slice(0, 16);
+  form.elements.tz.value = q.get("tz") || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+  for (const [k, v] of q) if (k !== "moment" && k !== "tz" && form.elements[k]) form.elements[k].value = v;
+}
+
+// ---- the boards
+
+function renderPillars(chart) {
+  const p = chart.pillars;
+  $("pillars").replaceChildren(`${chart.moment.local}  ${t("pillars")} ${p.year} ${p.month} ${p.day} ${p.hour}  `
+                               + `${t("term")} ${chart.solar_term.name}`);
+}
+
+function renderLiuren(lr) {
+  const course = new Set(lr.transmissions);
+  const cells = RING.map(([earth, row, col]) => {
+    const heaven = lr.plate[earth];
+    return el("div", {class: "cell" + (course.has(heaven) ? " in-course" : ""), "data-earth": earth,
+                      style: `grid-row:${row + 1};grid-column:${col + 1}`},
+              el("b", {}, heaven), (lr.generals || {})[heaven] || "", el("br"), el("small", {}, earth));
+  });
+  const lessons = lr.lessons.slice().reverse();
+  const grid = el("div", {class: "lessons"}, lessons.map((x) => el("span", {}, x.upper)),
+                  lessons.map((x) => el("span", {}, x.lower)));
+  const names = ["初傳", "中傳", "末傳"];
+  const rows = (lr.transmission_details || lr.transmissions.map((b) => ({branch: b}))).map((x, i) =>
+    el("div", {}, `${names[i]} ${x.branch} ${x.dun || ""} ${x.general || ""}${x.void ? " 空" : ""}`));
+  const centre = el("div", {class: "centre"}, el("div", {}, "四課"), grid, el("div", {class: "transmissions"}, rows));
+  $("liuren").replaceChildren(...cells, centre);
+  const noble = lr.noble ? `貴人 ${lr.noble.branch}${lr.noble.daytime ? "晝" : "夜"}${lr.noble.direction}` : "";
+  $("liuren-facts").replaceChildren(`${lr.method} ${(lr.course || []).join("・")} · 月將 ${lr.month_general} · `
+    + `旬空 ${(lr.void || []).join("")} · 驛馬 ${lr.horse || ""} · ${noble}`);
+}
+
+function renderQimen(qm) {
+  $("qimen-head").replaceChildren(`${qm.dun}遁${qm.ju}局 ${qm.yuan} · 值符 ${qm.duty_star}→${qm.duty_star_palace}`
+    + ` · 值使 ${qm.duty_gate}→${qm.duty_gate_palace} · 空 ${(qm.void || []).join("")} · 馬 ${qm.horse}`);
+  $("qimen").replaceChildren(...LOSHU.map((n) => {
+    const p = qm.palaces[n] || qm.palaces[String(n)] || {};
+    const both = (a, b) => (a || "") + (b || "");
+    return el("div", {class: "palace", "data-palace": String(n)},
+              el("span", {class: "name"}, `${PALACE[n]}${n}`), el("span", {class: "deity"}, p.deity || ""), el("br"),
+              `${both(p.star, p.star_hosted)} ${p.gate || ""}`, el("br"),
+              p.heaven ? `天${both(p.heaven, p.heaven_hosted)} ` : "", `地${both(p.earth, p.earth_hosted)}`);
+  }));
+}
+
+function renderNinestar(ns) {
+  const plates = Object.entries(ns.plates || {}).map(([which, plate]) =>
+    el("div", {}, el("div", {}, `${{year: "年", month: "月", day: "日"}[which] || which} ${ns[which] || ""}`),
+       el("div", {class: "grid9"}, LOSHU.map((n) => el("div", {class: "palace"}, plate[n] || plate[String(n)] || "")))));
+  $("ninestar").replaceChildren(el("div", {class: "stars"}, plates));
+}
+
+// ---- the reading: findings with polarity and citations, the passage on click, the graph
+
+async function showPassage(src) {
+  const box = $("passage");
+  box.hidden = false;
+  try {
+    const found = await getJSON(`/passages/${encodeURI(src)}`);
+    box.replaceChildren(el("b", {}, src), " ", found.text || "");
+  } catch (err) {
+    box.replaceChildren(el("b", {}, src), " ", err.message);
+  }
+}
+
+function renderFindings(reading) {
+  const items = (reading.findings || []).map((f) => {
+    const meaning = (f.meaning || {})[lang()] || (f.meaning || {}).zh || "";
+    const cites = (f.src || []).map((s) => el("a", {class: "cite", onclick: () => showPassage(s)}, s));
+    return el("li", {"data-id": f.id}, el("span", {class: `pol pol-${f.polarity}`}, f.polarity),
+              el("span", {class: "sys"}, SYSTEMS[f.system] || f.system), el("b", {}, (f.rule || {}).name || f.id), " ",
+              meaning, f.certainty === "needs_judgment" ? el("span", {class: "judgment"}, ` (${t("needs")})`) : null,
+              cites);
+  });
+  $("findings").replaceChildren(...(items.length ? items : [el("li", {}, t("none"))]));
+  document.body.dataset.findings = String((reading.findings || []).length);
+}
+
+function loadGraph(query) {
+  return new Promise((resolve) => {
+    const frame = $("graph");
+    frame.addEventListener("load", resolve, {once: true});
+    frame.src = `/views/reading?${query}`;
+  });
+}
+
+async function cast(event) {
+  if (event) event.preventDefault();
+  delete document.body.dataset.ready;
+  $("status").textContent = "";
+  translate();
+  const query = params().toString();
+  history.replaceState(null, "", `?${query}&lang=${lang()}`);
+  try {
+    const [chart, reading] = await Promise.all([getJSON(`/charts?${query}`), getJSON(`/readings?${query}`)]);
+    renderPillars(chart);
+    if (chart.liuren) renderLiuren(chart.liuren);
+    if (chart.qimen) renderQimen(chart.qimen);
+    if (chart.ninestar) renderNinestar(chart.ninestar);
+    renderFindings(reading);
+    await loadGraph(query);
+  } catch (err) {
+    $("status").textContent = err.message;
+  }
+  document.body.dataset.ready = "1";
+}
+
+form.addEventListener("submit", cast);
+form.elements.lang.addEventListener("change", () => cast());
+schoolOptions().then(() => { fromQuery(); return cast(); });
