@@ -9,16 +9,23 @@ from __future__ import annotations
 import json
 
 from leishen.errors import CitationError
-from leishen.loaders.corpus import load_corpus, parse_citation
+from leishen.loaders.corpus import Corpus, load_corpus, parse_citation
 
 PASSAGE_CHARS = 160
 
 
 class Passages:
-    """Looks up passage texts by ``doc:line`` in the default corpus (None when absent)."""
+    """Looks up passage texts by ``doc:line``.  *corpus* is a loaded :class:`Corpus`, a folder,
+    None for the default corpus (``$LEISHEN_CORPUS`` or ``../shared/seeds``, when found), or False
+    for none (hovers then show the citations only)."""
 
     def __init__(self, corpus=None):
-        self.corpus = load_corpus(corpus) if corpus is not False else None
+        if corpus is False:
+            self.corpus = None
+        elif isinstance(corpus, Corpus):
+            self.corpus = corpus
+        else:
+            self.corpus = load_corpus(corpus)
 
     def text(self, src: str) -> str | None:
         if self.corpus is None:
