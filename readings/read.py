@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
-from leishen.loaders.conditions import vocabulary
+from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
@@ -67,7 +67,7 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
-        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts if f.when} - {None})
+        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts} - {None})
 
     # ---- topics -------------------------------------------------------------------------------
     def topics(self) -> list[dict]:
@@ -160,6 +160,21 @@ class Reader:
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart), "chart": chart}
+
+    def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
+        """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
+        (``{"holds", "walks", "where"}``); ConditionError when the condition is malformed."""
+        call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
+                                       system_hint=system or "liuren")
+        b = chart_bindings(chart, self.lex, self.seasons)
+        ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
+        ok, wits, where = evaluate(call, {}, ctx, _Lazy(self) if self.cache else self._batch(call, ctx))
+        return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
+
+    def _batch(self, call, ctx: Context) -> dict:
+        checks: set = set()
+        collect_checks(call, {}, ctx, checks)
+        return self.answer(checks)
 
     def _rule_finding(self, rule, wits: list, where: list, ctx: Context, concepts: dict) -> dict:
         fact = self.facts[rule.fact]
