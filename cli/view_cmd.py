@@ -13,13 +13,14 @@ from leishen.cli.options import backend_options, emit_json, fail, handle_errors,
 _NODES = re.compile(r"nodes = new vis\.DataSet\((\[.*?\])\);", re.S)
 
 
-def page_for_reading(moment: str, tz: str | None, topic: str | None) -> str:
-    """The reading page of the chart of *moment* (all three systems, default school options)."""
+def page_for_reading(moment: str, tz: str | None, topic: str | None, store=None) -> str:
+    """The reading page of the chart of *moment* (all three systems, default school options),
+    read on *store* (None: the shared embedded reader)."""
     from leishen.engine.calendar import parse_moment
     from leishen.engine.chart import build_chart
     from leishen.readings import read
     from leishen.viz import reading_page
-    return reading_page(read(build_chart(parse_moment(moment, tz)), topic=topic))
+    return reading_page(read(build_chart(parse_moment(moment, tz)), topic=topic, backend=store))
 
 
 def node_count(page: str) -> int:
@@ -48,10 +49,10 @@ def view(symbol, depth, show_facts, moment, tz, topic, schema, output, backend, 
     if moment is None and (tz or topic):
         fail("--tz and --topic go with --reading MOMENT")
     from leishen.viz import schema_page, symbol_page
+    store = None if moment is not None and backend == "networkx" else open_backend(backend, uri, user, password)
     if moment is not None:
-        page = page_for_reading(moment, tz, topic)
+        page = page_for_reading(moment, tz, topic, store)
     else:
-        store = open_backend(backend, uri, user, password)
         page = schema_page(store) if schema else symbol_page(store, symbol, depth=depth, show_facts=show_facts)
     if output == "-" and not as_json:
         click.echo(page)

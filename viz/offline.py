@@ -49,6 +49,8 @@ PAGE_SCRIPT = """
   if (%(physics)s) {
     network.once("stabilizationIterationsDone", freeze);
     network.once("stabilized", freeze);
+  } else {
+    network.fit();
   }
   document.body.dataset.nodes = String(network.body.nodeIndices.length);
   document.body.dataset.edges = String(network.body.edgeIndices.length);
@@ -66,9 +68,8 @@ def new_network(*, hierarchical: bool = False, size: int = 0) -> Network:
     net = Network(height="100%", width="100%", directed=True, cdn_resources="in_line", heading="")
     physics = {"enabled": True, "stabilization": {"enabled": True, "iterations": 400, "fit": True}}
     if hierarchical:
-        layout = {"hierarchical": {"enabled": True, "direction": "LR", "sortMethod": "directed",
-                                   "levelSeparation": 230, "nodeSpacing": 70,
-                                   "treeSpacing": 90}}
+        layout = {"hierarchical": {"enabled": True, "direction": "UD", "sortMethod": "directed",
+                                   "levelSeparation": 130, "nodeSpacing": 95, "treeSpacing": 110}}
         physics = {"enabled": False}
     else:
         layout = {"randomSeed": 7, "improvedLayout": size <= LARGE}

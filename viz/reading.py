@@ -2,10 +2,11 @@
 
 Input: the reading dict of :func:`leishen.readings.read` — ``{"findings": [finding, …], …}``, each
 finding ``{"id","system","rule":{"fact","name"},"polarity","certainty","bindings":{slot: node_id},
-"path":[{"node":…,"slot":…}, {"rel":…,"src":[…],"chart":bool}, {"node":…}, …],"evidence":[[hops]],
+"path":[{"node":…,"slot":…}, {"rel":…,"src":[…],"chart":bool,"forward":bool}, {"node":…}, …],"evidence":[[hops]],
 "meaning":{"zh","ko","en"},"src":[…]}``.  Slots are coloured by system, finding edges and finding
-nodes by polarity, symbols by label; hops read from the chart are dashed.  Layout: left to right by
-position on the path (hierarchical, physics off), so it stays readable however many findings.
+nodes by polarity, symbols by label; hops read from the chart are dashed; a hop with
+``"forward": false`` is drawn the way the stored relation points (from the later node to the earlier).  Layout: by
+position on the path, top to bottom (hierarchical, physics off), so it stays readable however many findings.
 """
 
 from __future__ import annotations
@@ -22,12 +23,25 @@ def hop_node_id(node: dict) -> str:
     return node.get("id") or f"{node['label']}:{node['key']}"
 
 
+def hop_node(hop: dict, system: str) -> tuple[str, dict]:
+    """The id and pyvis attributes of a node hop (a graph node, or a chart value such as 局 5)."""
+    if "node" not in hop:
+        value = f"{hop.get('slot') or ''} {hop['value']}".strip()
+        return f"value:{system}:{value}", {"label": value, "title": f"chart value {value}", "shape": "box",
+                                           "color": "#eeeeee", "kind": "value"}
+    node = hop["node"]
+    node_id = hop_node_id(node)
+    return node_id, {"label": node["name"], "title": f"{node['label']} {node['name']}\n{node_id}",
+                     "color": label_colour(node["label"]), "shape": label_shape(node["label"]), "size": 14,
+                     "kind": node["label"]}
+
+
 def slot_id(system: str, slot: str) -> str:
     return f"slot:{system}:{slot}"
 
 
 def add_slot(graph: PageGraph, system: str, slot: str, node_id: str) -> None:
-    """A chart slot (初傳, heaven@4 …) one column before the symbol bound to it, and its BINDS edge."""
+    """A chart slot (初傳, heaven@4 …) one level above the symbol bound to it, and its BINDS edge."""
     graph.add_node(slot_id(system, slot), label=slot, title=f"{SYSTEM_NAMES.get(system, system)} slot {slot}",
                    color=SYSTEM_COLOURS.get(system, "#999999"), shape="box", level=graph.nodes[node_id]["level"] - 1,
                    kind="slot",
@@ -41,16 +55,14 @@ def add_hops(graph: PageGraph, finding: dict, hops: list[dict], *, width: float)
     colour = POLARITY_COLOURS.get(finding.get("polarity"), "#7f7f7f")
     previous, rel, level = None, None, 1
     for hop in hops:
-        if "node" in hop:
-            node = hop["node"]
-            node_id = hop_node_id(node)
-            graph.add_node(node_id, label=node["name"], title=f"{node['label']} {node['name']}\n{node_id}",
-                           color=label_colour(node["label"]), shape=label_shape(node["label"]), size=14,
-                           level=level, kind=node["label"])
-            if hop.get("slot"):
+        if "node" in hop or "value" in hop:
+            node_id, attrs = hop_node(hop, finding["system"])
+            graph.add_node(node_id, level=level, **attrs)
+            if hop.get("slot") and "node" in hop:
                 add_slot(graph, finding["system"], hop["slot"], node_id)
             if previous is not None and rel is not None:
-                graph.add_edge(previous, node_id, rel["rel"],
+                source, target = (previous, node_id) if rel.get("forward", True) else (node_id, previous)
+                graph.add_edge(source, target, rel["rel"],
                                part={"src": rel.get("src") or (), "qualifiers": rel.get("qualifiers") or {},
                                      "note": "from the chart" if rel.get("chart") else None},
                                colour=CHART_HOP if rel.get("chart") else colour, dashes=bool(rel.get("chart")),
@@ -64,11 +76,15 @@ def add_hops(graph: PageGraph, finding: dict, hops: list[dict], *, width: float)
 def finding_node(finding: dict, passages: Passages, level: int) -> dict:
     """The finding itself: its rule name and polarity, its meaning and its citations on hover."""
     meaning = finding.get("meaning") or {}
-    lines = [f"{finding['rule'].get('name', '')}  {finding.get('polarity', '')}  ({finding.get('certainty', '')})",
+    lines = [f"{finding['rule'].get('name') or ''}  {finding.get('polarity') or ''}  ({finding.get('certainty') or ''})",
              *[meaning[k] for k in ("zh", "ko", "en") if meaning.get(k)],
              f"rule {finding['rule'].get('fact', '')}", *passages.cited(finding.get("src"))]
     colour = POLARITY_COLOURS.get(finding.get("polarity"), "#7f7f7f")
-    return {"label": f"{finding['rule'].get('name', finding['id'])} {finding.get('polarity', '')}",
+    name = f"{finding['rule'].get('name') or finding['id']} {finding.get('polarity') or ''}".strip()
+    gloss = meaning.get("zh") or ""
+    if gloss and gloss not in name:
+        name += "\n" + (gloss if len(gloss) <= 12 else gloss[:11] + "…")
+    return {"label": name,
             "title": "\n".join(lines), "shape": "box", "level": level, "kind": "finding",
             "color": {"background": colour, "border": "#000000" if finding.get("certainty") == "holds" else "#ffffff"},
             "font": {"color": "#ffffff"}, "shapeProperties": {"borderDashes": finding.get("certainty") != "holds"}}
@@ -82,7 +98,7 @@ def reading_graph(reading: dict, corpus=None) -> PageGraph:
         for hops in finding.get("evidence") or ():
             add_hops(graph, finding, hops, width=1)
         for slot, node_id in sorted((finding.get("bindings") or {}).items()):
-            if node_id in graph.nodes:
+            if isinstance(node_id, str) and node_id in graph.nodes:
                 add_slot(graph, finding["system"], slot, node_id)
         if last is not None:
             node = f"finding:{finding['id']}"
@@ -103,7 +119,9 @@ def reading_page(reading: dict, corpus=None) -> str:
     graph = reading_graph(reading, corpus)
     findings = reading.get("findings", ())
     counts = {p: sum(1 for f in findings if f.get("polarity") == p) for p in POLARITY_COLOURS}
-    note = f"{len(findings)} findings (" + " ".join(f"{p}{n}" for p, n in counts.items() if n) + f") · {len(graph.nodes)} nodes"
+    counts["no polarity"] = len(findings) - sum(counts.values())
+    tally = " ".join(f"{p} {n}" for p, n in counts.items() if n)
+    note = f"{len(findings)} findings" + (f" ({tally})" if tally else "") + f" · {len(graph.nodes)} nodes"
     legend = ([(c, SYSTEM_NAMES[s]) for s, c in SYSTEM_COLOURS.items()]
               + [(c, p) for p, c in POLARITY_COLOURS.items()] + [(CHART_HOP, "chart hop (dashed)")])
     return page_html(graph.network(hierarchical=True), title=reading_title(reading), note=note, legend=legend)

@@ -17,3 +17,27 @@ def datasets(page: str) -> tuple[list[dict], list[dict]]:
 
 def node_ids(page: str) -> set[str]:
     return {n["id"] for n in datasets(page)[0]}
+
+
+def hop_id(node: dict) -> str:
+    return node.get("id") or f"{node['label']}:{node['key']}"
+
+
+def reading_node_ids(reading: dict) -> set[str]:
+    """What a reading page should draw: every path and evidence node, the chart slots bound to
+    them, and one node per finding."""
+    ids, slots = set(), set()
+    for f in reading["findings"]:
+        for hops in [f["path"], *(f.get("evidence") or [])]:
+            for hop in hops:
+                if "value" in hop:
+                    ids.add(f"value:{f['system']}:" + f"{hop.get('slot') or ''} {hop['value']}".strip())
+                elif "node" in hop:
+                    ids.add(hop_id(hop["node"]))
+                    if hop.get("slot"):
+                        slots.add(f"slot:{f['system']}:{hop['slot']}")
+        ids.add(f"finding:{f['id']}")
+    for f in reading["findings"]:
+        slots |= {f"slot:{f['system']}:{s}" for s, n in (f.get("bindings") or {}).items()
+                  if isinstance(n, str) and n in ids}
+    return ids | slots

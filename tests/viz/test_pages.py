@@ -8,7 +8,7 @@ from leishen.errors import UnknownSymbolError
 from leishen.loaders.corpus import load_corpus, parse_citation
 from leishen.viz import reading_page, schema_page, symbol_page
 from leishen.viz.style import CHART_HOP, POLARITY_COLOURS, SYSTEM_COLOURS
-from pagedata import REMOTE, datasets, node_ids
+from pagedata import REMOTE, datasets, hop_id, node_ids, reading_node_ids
 
 
 def assert_offline(page: str) -> None:
@@ -90,7 +90,7 @@ def test_reading_page_draws_slots_paths_and_findings(reading):
     path_nodes = {h["node"]["id"] for f in reading["findings"] for h in f["path"] if "node" in h}
     slots = {f"slot:{f['system']}:{s}" for f in reading["findings"] for s in f["bindings"]}
     findings = {f"finding:{f['id']}" for f in reading["findings"]}
-    assert set(by_id) == path_nodes | slots | findings
+    assert set(by_id) == path_nodes | slots | findings == reading_node_ids(reading)
     for f in reading["findings"]:
         assert by_id[f"finding:{f['id']}"]["color"]["background"] == POLARITY_COLOURS[f["polarity"]]
         for slot in f["bindings"]:
@@ -100,3 +100,19 @@ def test_reading_page_draws_slots_paths_and_findings(reading):
     cited = [e for e in edges if e["label"] == "PLACEMENT_MEANS"]
     assert cited and all(e["color"] == POLARITY_COLOURS["凶"] for e in cited)
     assert all("level" in n for n in nodes)  # hierarchical layout: every node has its column
+
+
+def test_reading_page_of_a_real_reading(chart, nx_backend):
+    from leishen.readings import read
+    reading = read(chart, topic=None, backend=nx_backend)
+    assert reading["findings"]
+    page = reading_page(reading)
+    assert_offline(page)
+    nodes, edges = datasets(page)
+    assert {n["id"] for n in nodes} == reading_node_ids(reading)
+    drawn = {(e["from"], e["to"], e["label"]) for e in edges}
+    for f in reading["findings"]:
+        hops = f["path"]
+        for before, rel, after in zip(hops[0::2], hops[1::2], hops[2::2]):
+            a, b = hop_id(before["node"]), hop_id(after["node"])
+            assert ((a, b) if rel.get("forward", True) else (b, a)) + (rel["rel"],) in drawn

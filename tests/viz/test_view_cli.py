@@ -47,3 +47,20 @@ def test_view_errors_exit_2(tmp_path):
         assert result.exit_code == 2, (args, result.output)
         assert message in result.output, (args, result.output)
         assert "Traceback" not in result.output
+
+
+def test_view_reading_of_a_moment(tmp_path):
+    from leishen.engine.calendar import parse_moment
+    from leishen.engine.chart import build_chart
+    from leishen.readings import read
+    from pagedata import reading_node_ids
+    out = tmp_path / "reading.html"
+    result = run("--reading", "2026-12-01T09:00", "--tz", "Asia/Shanghai", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    expected = reading_node_ids(read(build_chart(parse_moment("2026-12-01T09:00", "Asia/Shanghai"))))
+    assert node_ids(out.read_text(encoding="utf-8")) == expected
+
+
+def test_view_reading_bad_moment_exits_2():
+    result = run("--reading", "2026-12-01T09:00")
+    assert result.exit_code == 2 and "no UTC offset" in result.output
