@@ -51,23 +51,29 @@ function localNow() {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-function enumOf(schema) {
+function enumOf(schema, spec) {
+  // an option's allowed values: inline, behind a $ref to components/schemas, or in an anyOf (… | null)
   if (!schema) return null;
+  if (schema.$ref) return enumOf(spec.components.schemas[schema.$ref.split("/").pop()], spec);
   if (schema.enum) return schema.enum;
-  for (const alt of schema.anyOf || []) if (alt.enum) return alt.enum;
+  for (const alt of schema.anyOf || []) { const found = enumOf(alt, spec); if (found) return found; }
   return null;
 }
 
 async function schoolOptions() {
+  // the school options are the enumerated query parameters of GET /charts in the API's own schema
   const spec = await getJSON("/openapi.json").catch(() => null);
   const op = spec && spec.paths && spec.paths["/charts"] && spec.paths["/charts"].get;
   const box = $("school-options");
   for (const p of (op && op.parameters) || []) {
-    const choices = enumOf(p.schema);
+    const choices = enumOf(p.schema, spec);
     if (!choices || FIXED.has(p.name) || p.in !== "query") continue;
-    const select = el("select", {name: p.name}, choices.map((c) => el("option", {value: c}, String(c))));
-    if (p.schema.default !== undefined) select.value = p.schema.default;
-    box.append(el("label", {for: p.name}, p.name), select);
+    const fallback = p.schema.default === undefined || p.schema.default === null;
+    const select = el("select", {name: p.name, id: `opt-${p.name}`},
+                      fallback ? el("option", {value: ""}, "—") : null,
+                      choices.map((c) => el("option", {value: c}, String(c))));
+    if (!fallback) select.value = p.schema.default;
+    box.append(el("label", {for: `opt-${p.name}`, title: p.description || ""}, p.name), select);
   }
 }
 

@@ -35,7 +35,7 @@ def find_browser() -> str | None:
 class Browser:
     """A headless Chromium and one page in it; ``with Browser(path) as page: …``."""
 
-    def __init__(self, executable: str, width: int = 1400, height: int = 1000):
+    def __init__(self, executable: str, width: int = 1400, height: int = 1150):
         self.executable, self.size = executable, (width, height)
         self.events: list[dict] = []
         self._id = 0

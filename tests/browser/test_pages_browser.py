@@ -10,6 +10,9 @@ from urllib.parse import urlsplit
 
 from leishen_cdp import save_screenshot
 
+from leishen.cli.view_cmd import node_count
+from leishen.loaders.corpus import load_corpus, parse_citation
+
 MOMENT, TZ = "2026-12-01T09:00:00", "Asia/Shanghai"
 LOCAL_SCHEMES = ("data", "about", "blob")
 
@@ -29,15 +32,14 @@ def assert_stayed_home(page) -> None:
     assert page.console_errors() == []
 
 
-def reading_nodes(reading: dict) -> int:
-    """How many nodes the reading graph should draw: slots, path and evidence nodes, findings."""
-    ids = set()
-    for f in reading["findings"]:
-        for hops in [f["path"], *(f.get("evidence") or [])]:
-            ids |= {h["node"].get("id") or f"{h['node']['label']}:{h['node']['key']}" for h in hops if "node" in h}
-        ids |= {f"slot:{f['system']}:{s}" for s, n in (f.get("bindings") or {}).items()}
-        ids.add(f"finding:{f['id']}")
-    return len(ids)
+PAINTED = """(() => {{ const c = {doc}.querySelector('#mynetwork canvas');
+  const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+  let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i]) n++; return n; }})()"""
+
+
+def painted(page, doc: str = "document") -> int:
+    """How many pixels of the graph canvas are drawn on (the canvas is transparent where empty)."""
+    return page.evaluate(PAINTED.format(doc=doc))
 
 
 def test_symbol_view_page_draws_the_neighbourhood(live_server, browser, screenshots, nx_backend):
@@ -47,6 +49,7 @@ def test_symbol_view_page_draws_the_neighbourhood(live_server, browser, screensh
     assert browser.evaluate("document.querySelector('#mynetwork canvas') !== null")
     assert browser.evaluate("network.body.data.nodes.length") == expected
     assert browser.evaluate("Number(document.body.dataset.nodes)") == expected
+    assert painted(browser) > 0
     save_screenshot(browser, screenshots, "view-symbol.png")
     assert_stayed_home(browser)
 
@@ -60,20 +63,31 @@ def test_schema_view_page(live_server, browser, screenshots, nx_backend):
     assert_stayed_home(browser)
 
 
-def test_web_page_casts_the_moment_and_draws_its_reading(live_server, browser, screenshots):
+def test_web_page_casts_the_moment_and_draws_its_reading(live_server, browser, screenshots, corpus_dir):
     query = urllib.parse.urlencode({"moment": MOMENT, "tz": TZ})
     reading = get_json(f"{live_server}/readings?{query}")
+    with urllib.request.urlopen(f"{live_server}/views/reading?{query}", timeout=60) as answer:
+        graph_nodes = node_count(answer.read().decode("utf-8"))
     browser.open(f"{live_server}/?{query}&lang=zh", "document.body.dataset.ready === '1'")
     assert browser.evaluate("document.getElementById('status').textContent") == ""
     assert browser.evaluate("document.querySelectorAll('#liuren .cell').length") == 12
     assert browser.evaluate("document.querySelector('#liuren [data-earth=\"巳\"] b').textContent") == "寅"
     assert browser.evaluate("document.querySelectorAll('#qimen .palace').length") == 9
     assert browser.evaluate("document.querySelectorAll('#ninestar .palace').length") == 27
-    assert browser.evaluate("Number(document.body.dataset.findings)") == len(reading["findings"])
-    graph = "document.getElementById('graph').contentWindow"
-    browser.evaluate(f"""new Promise(done => {{ const w = {graph};
-        (function poll() {{ if (w.document.body && w.document.body.dataset.ready === '1') done(); else setTimeout(poll, 100); }})(); }})""")
-    assert browser.evaluate(f"{graph}.document.querySelector('#mynetwork canvas') !== null")
-    assert browser.evaluate(f"{graph}.network.body.data.nodes.length") == reading_nodes(reading)
+    assert browser.evaluate("document.querySelectorAll('#school-options select').length") >= 6
+    assert browser.evaluate("Number(document.body.dataset.findings)") == len(reading["findings"]) > 0
+    frame = "document.getElementById('graph').contentDocument"
+    browser.evaluate(f"""new Promise(done => {{ (function poll() {{ const d = {frame};
+        if (d && d.body && d.body.dataset.ready === '1') done(); else setTimeout(poll, 100); }})(); }})""")
+    assert browser.evaluate("document.getElementById('graph').contentWindow.network.body.data.nodes.length") == graph_nodes
+    assert browser.evaluate(f"Number({frame}.body.dataset.nodes)") == graph_nodes
+    assert painted(browser, frame) > 0
+    src = next(f["src"][0] for f in reading["findings"] if f["src"])  # the first citation link on the page
+    browser.evaluate("document.querySelector('#findings a.cite').click()")
+    browser.evaluate("""new Promise(done => { (function poll() {
+        const box = document.getElementById('passage'); if (!box.hidden && box.textContent.length > 8) done();
+        else setTimeout(poll, 100); })(); })""")
+    passage = load_corpus(corpus_dir).passage(parse_citation(src))
+    assert browser.evaluate("document.getElementById('passage').textContent") == f"{src} {passage}"
     save_screenshot(browser, screenshots, "web-page.png")
     assert_stayed_home(browser)
