@@ -41,11 +41,12 @@ div.vis-tooltip { white-space: pre-wrap !important; max-width: 36em; font-family
 """
 
 # after drawGraph(): freeze a physics layout once it has settled (pyvis #204), and publish what was
-# drawn (node and edge counts) as data attributes of <body> for the browser tests.  vis-network
-# stabilises and draws synchronously inside its constructor, so the counts are there already.
+# drawn as data attributes of <body> for the browser tests: the node and edge counts and ``ready``
+# at once (vis-network builds its body inside the constructor), ``drawn`` after the next paint.
 PAGE_SCRIPT = """
 (function () {
   function freeze() { network.setOptions({physics: false}); }
+  network.once("afterDrawing", function () { document.body.dataset.drawn = "1"; });
   if (%(physics)s) {
     network.once("stabilizationIterationsDone", freeze);
     network.once("stabilized", freeze);
@@ -80,7 +81,7 @@ def new_network(*, hierarchical: bool = False, size: int = 0) -> Network:
         "layout": layout, "physics": physics,
         "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False},
         "nodes": {"font": {"size": 16 + min(size // 25, 12), "face": "Noto Sans CJK SC, sans-serif"}},
-        "edges": {"font": {"size": 11, "align": "middle", "face": "Noto Sans CJK SC, sans-serif"},
+        "edges": {"font": {"size": 11, "align": "horizontal" if hierarchical else "middle", "face": "Noto Sans CJK SC, sans-serif"},
                   "smooth": {"enabled": True, "type": "dynamic"}, "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}}},
     }
     return net

@@ -8,6 +8,7 @@ console calls, uncaught exceptions, browser log entries (e.g. a failed load) and
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import re
@@ -48,7 +49,8 @@ class Browser:
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             url = self._devtools_url()
-            self.socket = connect(url, max_size=None, open_timeout=HANG_GUARD_SECONDS)
+            self._stack = contextlib.ExitStack()
+            self.socket = self._stack.enter_context(connect(url, max_size=None, open_timeout=HANG_GUARD_SECONDS))
             target = self.call("Target.createTarget", url="about:blank")["targetId"]
             self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
             for domain in ("Page", "Runtime", "Network", "Log"):
@@ -59,8 +61,8 @@ class Browser:
         return self
 
     def __exit__(self, *exc) -> None:
-        if getattr(self, "socket", None) is not None:
-            self.socket.close()
+        if getattr(self, "_stack", None) is not None:
+            self._stack.close()
         self.process.terminate()
         try:
             self.process.wait(timeout=30)
@@ -106,10 +108,14 @@ class Browser:
     def open(self, url: str, ready: str) -> None:
         """Navigate to *url* and wait until the expression *ready* is true in the page."""
         self.page("Page.navigate", url=url)
+        self.wait(ready)
+
+    def wait(self, condition: str) -> None:
+        """Wait until the JavaScript expression *condition* is true in the page."""
         self.evaluate(f"""new Promise((done, fail) => {{
             const t0 = Date.now();
             (function poll() {{
-              let ok = false; try {{ ok = Boolean({ready}); }} catch (e) {{}}
+              let ok = false; try {{ ok = Boolean({condition}); }} catch (e) {{}}
               if (ok) done(true); else if (Date.now() - t0 > {HANG_GUARD_SECONDS * 1000}) fail(new Error("not ready"));
               else setTimeout(poll, 100);
             }})(); }})""")

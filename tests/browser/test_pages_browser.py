@@ -38,7 +38,9 @@ PAINTED = """(() => {{ const c = {doc}.querySelector('#mynetwork canvas');
 
 
 def painted(page, doc: str = "document") -> int:
-    """How many pixels of the graph canvas are drawn on (the canvas is transparent where empty)."""
+    """How many pixels of the graph canvas are drawn on (the canvas is transparent where empty),
+    once vis-network has painted it."""
+    page.wait(f"{doc}.body.dataset.drawn === '1'")
     return page.evaluate(PAINTED.format(doc=doc))
 
 
@@ -77,17 +79,14 @@ def test_web_page_casts_the_moment_and_draws_its_reading(live_server, browser, s
     assert browser.evaluate("document.querySelectorAll('#school-options select').length") >= 6
     assert browser.evaluate("Number(document.body.dataset.findings)") == len(reading["findings"]) > 0
     frame = "document.getElementById('graph').contentDocument"
-    browser.evaluate(f"""new Promise(done => {{ (function poll() {{ const d = {frame};
-        if (d && d.body && d.body.dataset.ready === '1') done(); else setTimeout(poll, 100); }})(); }})""")
+    browser.wait(f"{frame}.body.dataset.ready === '1'")
     assert browser.evaluate("document.getElementById('graph').contentWindow.network.body.data.nodes.length") == graph_nodes
     assert browser.evaluate(f"Number({frame}.body.dataset.nodes)") == graph_nodes
     assert painted(browser, frame) > 0
+    save_screenshot(browser, screenshots, "web-page.png")  # before a passage is shown: no source text in it
     src = next(f["src"][0] for f in reading["findings"] if f["src"])  # the first citation link on the page
     browser.evaluate("document.querySelector('#findings a.cite').click()")
-    browser.evaluate("""new Promise(done => { (function poll() {
-        const box = document.getElementById('passage'); if (!box.hidden && box.textContent.length > 8) done();
-        else setTimeout(poll, 100); })(); })""")
+    browser.wait(f"document.getElementById('passage').textContent.startsWith({json.dumps(src + ' ')})")
     passage = load_corpus(corpus_dir).passage(parse_citation(src))
     assert browser.evaluate("document.getElementById('passage').textContent") == f"{src} {passage}"
-    save_screenshot(browser, screenshots, "web-page.png")
     assert_stayed_home(browser)
