@@ -116,3 +116,19 @@ def test_reading_page_of_a_real_reading(chart, nx_backend):
         for before, rel, after in zip(hops[0::2], hops[1::2], hops[2::2]):
             a, b = hop_id(before["node"]), hop_id(after["node"])
             assert ((a, b) if rel.get("forward", True) else (b, a)) + (rel["rel"],) in drawn
+
+
+def test_a_name_of_two_symbols_centres_both(nx_backend):
+    page = symbol_page(nx_backend, "六合")
+    nodes, _ = datasets(page)
+    centres = {n["id"] for n in nodes if n["size"] == 30}
+    assert centres == {"Deity:liu_he", "General:liu_he"}
+    assert "<title>Deity 六合 / General 六合</title>" in page
+    assert {n["id"] for n in nodes} == node_ids(symbol_page(nx_backend, "Deity:六合")) | node_ids(symbol_page(nx_backend, "General:六合"))
+
+
+def test_without_a_corpus_hovers_cite_only(nx_backend, corpus_dir):
+    passage = load_corpus(corpus_dir).passage(parse_citation("000:87"))
+    _, edges = datasets(symbol_page(nx_backend, "子", corpus=False))
+    (edge,) = [e for e in edges if (e["from"], e["to"], e["label"]) == ("General:tian_hou", "Branch:zi", "HOME_BRANCH")]
+    assert "000:87" in edge["title"] and passage[:20] not in edge["title"]
