@@ -9,7 +9,7 @@ import sys
 import click
 
 from leishen.errors import LeishenError
-from leishen.backends import BACKEND_NAMES, get_backend, neo4j_config
+from leishen.backends import BACKEND_NAMES
 
 EXIT_USAGE = 2
 
@@ -46,10 +46,9 @@ def backend_options(func):
 
 
 def open_backend(backend: str, uri=None, user=None, password=None, corpus=None):
-    """The chosen backend, ready to answer named queries."""
-    if backend == "neo4j":
-        return get_backend("neo4j", **neo4j_config(uri, user, password))
-    return get_backend("networkx", corpus=corpus)
+    """The chosen backend, ready to answer named queries (see :func:`leishen.service.lore.open_store`)."""
+    from leishen.service.lore import open_store
+    return open_store(backend, uri, user, password, corpus)
 
 
 def json_option(func):
