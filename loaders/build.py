@@ -119,11 +119,18 @@ def _passage_nodes(facts: list[Fact]) -> list[Node]:
             for c in cites]
 
 
+def _without_article(text: str) -> str:
+    return text[4:] if text.startswith("the ") else text
+
+
 def lookup_keys(props: dict) -> list[str]:
-    """The strings a user may type for a node: name, aliases, ko, en and the parts of en (lower case)."""
-    en = props.get("en", "").lower()
+    """The strings a user may type for a node (lower case): name, aliases, key, ko, en and the parts
+    of en, each English one also without a leading "the" (``the White Tiger`` → ``white tiger``)."""
+    en = " ".join(props.get("en", "").lower().split())
     parts = [p.strip() for p in en.replace("(", "|").replace(")", "|").split("|")]
-    keys = [props["name"], *props.get("aliases", []), props.get("ko", ""), en, *parts]
+    english = [en, *parts]
+    keys = [props["name"], *props.get("aliases", []), props.get("key", "").lower(), props.get("ko", ""),
+            *english, *(_without_article(e) for e in english)]
     return sorted({k for k in keys if k})
 
 

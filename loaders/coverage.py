@@ -50,5 +50,12 @@ def coverage_report(facts: list[Fact], citations: dict | None = None) -> dict:
             "sections_without_expectation": stray, "citations": citations or {"checked": 0, "failed": 0}}
 
 
+def known_extraction_differences() -> dict[tuple, str]:
+    """The understood differences between the texts' enumerations and the tables
+    (``coverage/extraction_known.csv``): (spec, kind, row tuple) → reason."""
+    return {(r["spec"], r["kind"], tuple(r["row"].split("|"))): r["reason"]
+            for r in _rows("extraction_known.csv")}
+
+
 def coverage_dir() -> Path:
     return ontology_dir() / "coverage"
