@@ -9,13 +9,11 @@ from __future__ import annotations
 import csv
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-
-import hanja
 
 from leishen.errors import CitationError, OntologyError
 from leishen.loaders.corpus import parse_citation
+from leishen.loaders.hangul import hangul_reading  # noqa: F401  (the fallback ko reading)
 from leishen.loaders.records import Fact, Node, Ref
 from leishen.loaders.schema import Schema
 
@@ -30,19 +28,6 @@ VARIANTS = {"", "text", "原本作", "沈本作", "金氏旁註", "一云", "一
 def snake_to_label(stem: str) -> str:
     """``flying_star`` → ``FlyingStar``."""
     return "".join(part.capitalize() for part in stem.split("_"))
-
-
-@cache
-def _char_reading(char: str) -> str:
-    return hanja.translate(char, "substitution")
-
-
-def hangul_reading(name: str) -> str:
-    """The hangul reading of a hanja term, character by character (used when no ko gloss is written).
-
-    Initial-sound rules (두음법칙) are not applied; write a ko gloss where that matters.
-    """
-    return "".join(_char_reading(c) for c in name)
 
 
 def _split(cell: str | None) -> list[str]:
