@@ -23,7 +23,7 @@ from leishen.loaders.coverage import coverage_report, known_extraction_differenc
 from leishen.loaders.schema import load_schema
 
 __all__ = ["open_store", "build", "stats", "resolve_symbol", "close_matches", "symbol", "facts", "path",
-           "passage", "check", "coverage", "require_corpus", "readings"]
+           "passage", "check", "coverage", "rule_coverage", "require_corpus", "readings"]
 
 
 def open_store(backend: str = "networkx", uri=None, user=None, password=None, corpus=None):
@@ -220,6 +220,13 @@ def check(corpus=None, extract: bool = False) -> dict:
             "extraction_known": [{"difference": str(d), "reason": known[(d.spec, d.kind, d.row)]}
                                  for d in differences if (d.spec, d.kind, d.row) in known],
             "extraction_unknown": [str(d) for d in differences if (d.spec, d.kind, d.row) not in known]}
+
+
+def rule_coverage() -> dict:
+    """Per document: the rule facts, how many are structured, need judgment or are not yet structured."""
+    from leishen.loaders.rule_coverage import rule_coverage as report
+
+    return report(read_registry()[1])
 
 
 def coverage(corpus=None) -> dict:
