@@ -21,7 +21,7 @@ from pathlib import Path
 import networkx as nx
 
 from leishen.errors import CitationError
-from leishen.loaders.corpus import Corpus, load_corpus
+from leishen.loaders.corpus import Corpus, CorpusError, load_corpus
 from leishen.loaders.conditions import read_rules
 from leishen.loaders.records import Edge, Fact, GraphData, Node
 from leishen.loaders.schema import RelationDef, Schema, load_schema, ontology_dir
@@ -172,7 +172,7 @@ def _build(corpus_dir: Path | None, check: bool, _ontology: Path) -> GraphData:
     with _bulk_allocation():
         schema = load_schema()
         registry, facts = read_registry(schema)
-        corpus = load_corpus(corpus_dir) if (check or corpus_dir) else None
+        corpus = load_corpus(corpus_dir) if corpus_dir else None  # build_graph found the default one
         if check and corpus is not None:
             _, errors = check_citations(registry, facts, corpus)
             raise_errors(errors, "the citations")
@@ -192,7 +192,10 @@ def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> Grap
     """
     folder = Path(corpus).resolve() if corpus else None
     if folder is None and check:
-        found = load_corpus(None)
+        try:
+            found = load_corpus(None)
+        except CorpusError:
+            found = None  # a damaged default corpus blocks only what needs the texts (check, passage …)
         folder = found.folder if found else None
     return _build(folder, check, ontology_dir())
 

@@ -14,9 +14,11 @@ A character without a reading in the table is kept as it is.
 
 from __future__ import annotations
 
-import csv
 from functools import cache
+from pathlib import Path
 
+from leishen.errors import OntologyError
+from leishen.loaders.csvfile import read_dicts
 from leishen.loaders.schema import ontology_dir
 
 _BASE, _VOWELS, _FINALS = 0xAC00, 21, 28
@@ -24,11 +26,18 @@ _N, _R, _NG = 2, 5, 11  # initial consonants ㄴ ㄹ ㅇ
 _Y_OR_I = {2, 6, 7, 12, 17, 20}  # medials ㅑ ㅕ ㅖ ㅛ ㅠ ㅣ
 
 
-@cache
 def reading_table() -> dict[str, str]:
-    """{hanja: its 本音 in hangul}, read from ``readings/hanja_hangul.csv``."""
-    with (ontology_dir() / "readings" / "hanja_hangul.csv").open(encoding="utf-8", newline="") as fh:
-        return {row["char"]: row["reading"] for row in csv.DictReader(fh)}
+    """{hanja: its 本音 in hangul}, read from ``readings/hanja_hangul.csv`` of the ontology folder."""
+    return _table_at(ontology_dir() / "readings" / "hanja_hangul.csv")
+
+
+@cache
+def _table_at(path: Path) -> dict[str, str]:
+    errors: list[str] = []
+    rows = read_dicts(path, "readings/hanja_hangul.csv", errors)
+    if errors:
+        raise OntologyError(errors[0])
+    return {row["char"]: row["reading"] for _, row in rows}
 
 
 def _parts(syllable: str) -> tuple[int, int, int] | None:

@@ -6,13 +6,13 @@ broken data change is reported in one go and no graph is built from it.
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from leishen.errors import CitationError, OntologyError
 from leishen.loaders.corpus import parse_citation
+from leishen.loaders.csvfile import read_table
 from leishen.loaders.hangul import hangul_reading  # noqa: F401  (the fallback ko reading)
 from leishen.loaders.records import Fact, Node, Ref
 from leishen.loaders.schema import Schema
@@ -36,20 +36,27 @@ def _split(cell: str | None) -> list[str]:
     return [p.strip() for p in (cell or "").split("|") if p.strip()]
 
 
+def _check_header(header: list[str], columns: tuple[str, ...], rel: str, errors: list[str]) -> bool:
+    """A header holding every required column and no unknown one; else an error naming the file."""
+    missing = [c for c in columns if c not in header and c not in OPTIONAL_FACT_COLUMNS]
+    if missing:
+        errors.append(f"{rel} row 1: header lacks column(s) {', '.join(missing)} (expected {','.join(columns)})")
+        return False
+    unknown = [c for c in header if c not in columns]
+    if unknown:
+        errors.append(f"{rel} row 1: unknown column(s) {', '.join(unknown)} (allowed: {','.join(columns)})")
+        return False
+    return True
+
+
 def read_csv(path: Path, columns: tuple[str, ...], rel: str, errors: list[str]) -> list[tuple[int, dict]]:
-    """Rows of a CSV as (row number, dict); a missing required column is an error."""
-    with path.open(encoding="utf-8", newline="") as fh:
-        reader = csv.DictReader(fh)
-        header = reader.fieldnames or []
-        missing = [c for c in columns if c not in header and c not in OPTIONAL_FACT_COLUMNS]
-        if missing:
-            errors.append(f"{rel}: header lacks column(s) {', '.join(missing)} (expected {','.join(columns)})")
-            return []
-        unknown = [c for c in header if c not in columns]
-        if unknown:
-            errors.append(f"{rel}: unknown column(s) {', '.join(unknown)} (allowed: {','.join(columns)})")
-            return []
-        return [(n, {k: (v or "").strip() for k, v in row.items() if k}) for n, row in enumerate(reader, 2)]
+    """Rows of a CSV as (row number, dict), read strictly (:mod:`leishen.loaders.csvfile`); a missing
+    required or an unknown column is an error."""
+    table = read_table(path, rel, errors)
+    if table is None or not _check_header(table[0], columns, rel, errors):
+        return []
+    header, rows = table
+    return [(n, dict(zip(header, cells))) for n, cells in rows]
 
 
 @dataclass
@@ -113,8 +120,12 @@ def read_entities(folder: Path, registry: Registry, errors: list[str]) -> None:
                 errors.append(f"{where}: key {row.get('key')!r} must be non-empty ASCII")
                 continue
             aliases = _split(row.get("aliases"))
+            order = row.get("order", "")
+            if order and not order.isdigit():
+                errors.append(f"{where} column order: {order!r} is not a whole number")
+                continue
             props = {"key": row["key"], "label": label, "name": row["name"], "ko": row["ko"], "en": row["en"],
-                     "aliases": aliases, "order": int(row["order"]) if row.get("order", "").isdigit() else 0,
+                     "aliases": aliases, "order": int(order) if order else 0,
                      "src": _split(row.get("src"))}
             registry.add(Node(f"{label}:{row['key']}", label, props), [row["name"], *aliases], where, errors)
 
@@ -245,28 +256,26 @@ def read_facts(folder: Path, registry: Registry, errors: list[str]) -> list[Fact
     facts, cites, cells = [], {}, {}
     for path in sorted(folder.rglob("*.csv")):
         rel = f"facts/{path.relative_to(folder).as_posix()}"
-        with path.open(encoding="utf-8", newline="") as fh:
-            rows = list(csv.reader(fh))
-        if not rows or any(c not in FACT_COLUMNS for c in rows[0]) or \
-                any(c not in rows[0] for c in ("relation", "subject", "object", "src")):
-            read_csv(path, FACT_COLUMNS, rel, errors)  # reports the header problem
+        table = read_table(path, rel, errors)
+        if table is None or not _check_header(table[0], FACT_COLUMNS, rel, errors):
             continue
-        col = {name: i for i, name in enumerate(rows[0])}
-        for n, row in enumerate(rows[1:], 2):
-            if len(row) != len(col):
-                row = (row + [""] * len(col))[: len(col)]
-            row = [c.strip() for c in row]
+        header, rows = table
+        col = {name: i for i, name in enumerate(header)}
+        for n, row in rows:
             fact = _quick_fact(row, col, registry, rel, n, cites, cells)
             if fact is None:
-                fact = read_fact_row(dict(zip(rows[0], row)), registry, rel, n, errors)
+                fact = read_fact_row(dict(zip(header, row)), registry, rel, n, errors)
             if fact:
                 facts.append(fact)
     return facts
 
 
 def raise_errors(errors: list[str], what: str) -> None:
-    """Raise one OntologyError listing every error (at most 50 shown)."""
+    """Raise one OntologyError whose first line is the first error (file, row and column), then
+    the count and the others (at most 50 shown)."""
     if errors:
-        shown = "\n  ".join(errors[:50])
+        if len(errors) == 1:
+            raise OntologyError(errors[0])
+        shown = "\n  ".join(errors[1:50])
         more = f"\n  … and {len(errors) - 50} more" if len(errors) > 50 else ""
-        raise OntologyError(f"{len(errors)} error(s) in {what}:\n  {shown}{more}")
+        raise OntologyError(f"{errors[0]}\n({len(errors)} errors in {what}; the others:)\n  {shown}{more}")
