@@ -163,23 +163,15 @@ def _hops(store, nodes: list[dict], types: tuple[str, ...]) -> list[dict]:
 
 
 def path(store, source: str, target: str, types=None) -> dict:
-    """The shortest typed path between two symbols, each hop with its relations and citations.
-
-    With *types*, the path must use only those relation types: the shortest path is asked of the
-    backend and kept when every hop has a relation of a wanted type (``path_types_unmet`` says when
-    the shortest path needed another type).
-    """
+    """The shortest typed path between two symbols (over the relation *types* only, when given),
+    each hop with its relations of those types and their citations."""
     wanted = _check_types(types)
     a, b = _one(store, source), _one(store, target)
-    rows = store.run("shortest_path", source=a["id"], target=b["id"])
+    rows = store.run("shortest_path", source=a["id"], target=b["id"], types=list(wanted) or None)
     best = rows[0] if rows else None
-    hops = _hops(store, best["nodes"], wanted) if best else []
-    unmet = bool(wanted) and any(not h["relations"] for h in hops)
-    if unmet:
-        best, hops = None, []
     return {"source": a, "target": b, "types": list(wanted) or None,
-            "length": len(best["types"]) if best else None, "path": best, "hops": hops,
-            "path_types_unmet": unmet}
+            "length": len(best["types"]) if best else None, "path": best,
+            "hops": _hops(store, best["nodes"], wanted) if best else []}
 
 
 def readings(ids) -> dict[str, dict]:

@@ -99,10 +99,15 @@ def test_path_shows_the_citations_of_every_hop():
 
 
 def test_path_type_filter():
-    out = run_json("path", "子", "午", "--type", "CLASHES")
-    assert out["path"]["types"] == ["CLASHES"] and all(r["type"] == "CLASHES" for r in out["hops"][0]["relations"])
+    assert run_json("path", "子", "未")["length"] == 1  # 子未 害, directly
+    out = run_json("path", "子", "未", "--type", "CLASHES", "--type", "COMBINES")
+    assert out["length"] == 2 and set(out["path"]["types"]) == {"CLASHES", "COMBINES"}
+    assert [n["name"] for n in out["path"]["nodes"]][0] == "子"
+    assert all(r["type"] in ("CLASHES", "COMBINES") for h in out["hops"] for r in h["relations"])
+    assert all(h["relations"] and all(r["src"] for r in h["relations"]) for h in out["hops"])
     none = run_json("path", "子", "午", "--type", "COMBINES")
-    assert none["path"] is None and none["path_types_unmet"] is True
+    assert none["path"] is None and none["length"] is None
+    assert "no path between 子 and 午 using only COMBINES" in run("path", "子", "午", "--type", "COMBINES").stdout
 
 
 def test_build_without_a_corpus_says_the_citations_went_unchecked(monkeypatch):
