@@ -68,7 +68,7 @@ def check_citations(registry: Registry, facts: list[Fact], corpus: Corpus) -> tu
         try:
             text = "".join(corpus.passage(c) for c in fact.src)
         except CitationError as exc:
-            errors.append(f"{where}: {exc}")
+            errors.append(f"{where} column src: {exc}")
             continue
         checked += 1
         if fact.terms:
@@ -78,7 +78,7 @@ def check_citations(registry: Registry, facts: list[Fact], corpus: Corpus) -> tu
             lacking = ["/".join(g) for g in groups if not any(n in text for n in g)]
         if lacking:
             cites = "|".join(str(c) for c in fact.src)
-            errors.append(f"{where}: passage {cites} does not contain {', '.join(lacking)}")
+            errors.append(f"{where} column {'terms' if fact.terms else 'src'}: passage {cites} does not contain {', '.join(lacking)}")
     for node in registry.nodes.values():
         for src in node.props.get("src", []):
             doc, _, line = src.partition(":")

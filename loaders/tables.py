@@ -70,13 +70,13 @@ class Registry:
 
     def add(self, node: Node, names: list[str], where: str, errors: list[str]) -> None:
         if node.id in self.nodes:
-            errors.append(f"{where}: node {node.id} is defined twice")
+            errors.append(f"{where} column key: node {node.id} is defined twice")
             return
         self.nodes[node.id] = node
         for name in names:
             other = self.index.setdefault((node.label, name), node.id)
             if other != node.id:
-                errors.append(f"{where}: name {name!r} of {node.id} already names {other}")
+                errors.append(f"{where} column name/aliases: name {name!r} of {node.id} already names {other}")
 
     def resolve(self, ref: Ref, where: str, errors: list[str]) -> str | None:
         """The node id for *ref*; open labels create the node on first use."""
@@ -117,7 +117,7 @@ def read_entities(folder: Path, registry: Registry, errors: list[str]) -> None:
         for n, row in read_csv(path, ENTITY_COLUMNS, rel, errors):
             where = f"{rel} row {n}"
             if not row.get("key", "").isascii() or not row.get("key"):
-                errors.append(f"{where}: key {row.get('key')!r} must be non-empty ASCII")
+                errors.append(f"{where} column key: key {row.get('key')!r} must be non-empty ASCII")
                 continue
             aliases = _split(row.get("aliases"))
             order = row.get("order", "")
@@ -137,7 +137,7 @@ def read_glossary(folder: Path, registry: Registry, errors: list[str]) -> None:
         for n, row in read_csv(path, GLOSSARY_COLUMNS, rel, errors):
             key = (row["label"], row["name"])
             if row["label"] not in registry.schema.labels:
-                errors.append(f"{rel} row {n}: unknown label {row['label']!r}")
+                errors.append(f"{rel} row {n} column label: unknown label {row['label']!r}")
                 continue
             old = registry.glossary.get(key)
             if old and old["en"] != row["en"] and row["en"]:
@@ -150,7 +150,7 @@ def read_glossary(folder: Path, registry: Registry, errors: list[str]) -> None:
 def _ref(text: str, where: str, column: str, errors: list[str]) -> Ref | None:
     m = REF.match(text)
     if not m:
-        errors.append(f"{where}: {column} {text!r} must be written Label:name")
+        errors.append(f"{where} column {column}: {text!r} must be written Label:name")
         return None
     return Ref(m.group(1), m.group(2).strip())
 
@@ -168,12 +168,12 @@ def _qualifiers(cell: str, registry: Registry, where: str, errors: list[str]):
         elif pairs:
             pairs[-1][1] = f"{pairs[-1][1]}|{seg}"
         else:
-            errors.append(f"{where}: qualifiers {cell!r}: {seg!r} is not key=value (snake_case key)")
+            errors.append(f"{where} column qualifiers: {cell!r}: {seg!r} is not key=value (snake_case key)")
     out, nodes = [], set()
     for key, value in pairs:
         m = REF.match(value) if ":" in value else None
         if m and m.group(1) in registry.schema.labels:
-            node = registry.resolve(Ref(m.group(1), m.group(2).strip()), f"{where}: qualifier {key}", errors)
+            node = registry.resolve(Ref(m.group(1), m.group(2).strip()), f"{where} column qualifiers: {key}", errors)
             value = node or value
             nodes.add(key)
         out.append((key, value))
@@ -226,13 +226,13 @@ def read_fact_row(row: dict, registry: Registry, rel: str, n: int, errors: list[
     before = len(errors)
     rdef = registry.schema.relations.get(row.get("relation", ""))
     if rdef is None:
-        errors.append(f"{where}: unknown relation type {row.get('relation')!r}")
+        errors.append(f"{where} column relation: unknown relation type {row.get('relation')!r}")
     s_ref = _ref(row.get("subject", ""), where, "subject", errors)
     o_ref = _ref(row.get("object", ""), where, "object", errors)
-    subject = registry.resolve(s_ref, f"{where}: subject", errors) if s_ref else None
-    obj = registry.resolve(o_ref, f"{where}: object", errors) if o_ref else None
+    subject = registry.resolve(s_ref, f"{where} column subject", errors) if s_ref else None
+    obj = registry.resolve(o_ref, f"{where} column object", errors) if o_ref else None
     if rdef and subject and obj and not rdef.allows(s_ref.label, o_ref.label):
-        errors.append(f"{where}: {rdef.name} does not join {s_ref.label} to {o_ref.label} "
+        errors.append(f"{where} column relation: {rdef.name} does not join {s_ref.label} to {o_ref.label} "
                       f"(allowed: {'/'.join(rdef.subject)} → {'/'.join(rdef.object)})")
     quals, node_quals = _qualifiers(row.get("qualifiers", ""), registry, where, errors)
     cites = []
@@ -240,10 +240,10 @@ def read_fact_row(row: dict, registry: Registry, rel: str, n: int, errors: list[
         try:
             cites.append(parse_citation(part))
         except CitationError as exc:
-            errors.append(f"{where}: {exc}")
+            errors.append(f"{where} column src: {exc}")
     variant = row.get("variant", "")
     if variant not in VARIANTS:
-        errors.append(f"{where}: variant {variant!r} is not one of {', '.join(sorted(v for v in VARIANTS if v))}")
+        errors.append(f"{where} column variant: {variant!r} is not one of {', '.join(sorted(v for v in VARIANTS if v))}")
     if len(errors) > before:
         return None
     return Fact(f"{rel}#{n}", rdef.name, subject, obj, quals, node_quals, tuple(cites),

@@ -129,7 +129,7 @@ def test_a_broken_coverage_table(onto, corpus_dir):
 
 def test_many_errors_start_with_the_first_one(onto, corpus_dir):
     write(onto / "facts/000/zz.csv", HEADER + ",CLASHESS,Branch:子,Branch:午,,000:51,,,\n,NOPE,Branch:子,Branch:午,,000:51,,,\n")
-    fails(onto, corpus_dir, "facts/000/zz.csv row 2: unknown relation type 'CLASHESS'", ["build"])
+    fails(onto, corpus_dir, "facts/000/zz.csv row 2 column relation: unknown relation type 'CLASHESS'", ["build"])
 
 
 # --- a damaged corpus -----------------------------------------------------------------------
