@@ -16,7 +16,7 @@ import difflib
 import time
 
 from leishen.backends import get_backend, neo4j_config
-from leishen.errors import AmbiguousSymbolError, CitationError, UnknownSymbolError
+from leishen.errors import AmbiguousSymbolError, CitationError, OntologyError, UnknownSymbolError
 from leishen.loaders.build import build_graph, check_citations, fact_dict, load_facts, read_registry
 from leishen.loaders.corpus import Corpus, load_corpus, parse_citation
 from leishen.loaders.coverage import coverage_report, known_extraction_differences
@@ -105,7 +105,7 @@ def _check_types(types) -> tuple[str, ...]:
     known = load_schema().relations
     unknown = [t for t in wanted if t not in known]
     if unknown:
-        raise UnknownSymbolError(f"unknown relation type(s) {', '.join(unknown)} (see leishen stats)")
+        raise OntologyError(f"unknown relation type(s) {', '.join(unknown)} (see leishen stats)")
     return wanted
 
 
@@ -200,7 +200,8 @@ def check(corpus=None, extract: bool = False) -> dict:
     registry, rows = read_registry()
     checked, errors = check_citations(registry, rows, found)
     if errors:
-        raise CitationError(f"{len(errors)} citation error(s):\n  " + "\n  ".join(errors[:50]))
+        more = f"\n({len(errors)} citation errors; the others:)\n  " + "\n  ".join(errors[1:50]) if len(errors) > 1 else ""
+        raise CitationError(errors[0] + more)
     differences = X.differences(found, load_facts(corpus=found.folder)) if extract else []
     known = known_extraction_differences()
     no_en = sorted(n.id for n in registry.nodes.values() if not n.props.get("en"))
