@@ -53,7 +53,8 @@ def _header_problem(header: list[str], rel: str) -> str | None:
     return None
 
 
-def _row_problem(header: list[str], start: int, end: int, cells: list[str], rel: str) -> str | None:
+def _row_problem(header: list[str], start: int, end: int, cells: list[str], rel: str) -> str:
+    """Why a record is refused: it spans lines, holds a quote, or has too many cells."""
     names = lambda i: header[i] if i < len(header) else str(i + 1)  # noqa: E731
     if end > start:
         i = next((k for k, c in enumerate(cells) if "\n" in c or "\r" in c), len(cells) - 1)
@@ -62,10 +63,7 @@ def _row_problem(header: list[str], start: int, end: int, cells: list[str], rel:
     for i, cell in enumerate(cells):
         if '"' in cell:
             return f"{rel} row {start} column {names(i)}: a stray quote (\") in {cell!r}"
-    if len(cells) > len(header):
-        return (f"{rel} row {start}: {len(cells)} cells but the header has {len(header)} columns "
-                "(an unquoted comma?)")
-    return None
+    return f"{rel} row {start}: {len(cells)} cells but the header has {len(header)} columns (an unquoted comma?)"
 
 
 def read_table(path: Path, rel: str, errors: list[str], *, rows_required: bool = True
@@ -86,15 +84,19 @@ def read_table(path: Path, rel: str, errors: list[str], *, rows_required: bool =
             errors.append(problem)
             return None
         rows, seen, before, last = [], {}, len(errors), 1
+        width, quoted = len(header), '"' in text
         for cells in reader:
             start, last = last + 1, reader.line_num
-            if not cells or not any(c.strip() for c in cells):
+            if not cells:
                 continue
-            problem = _row_problem(header, start, last, cells, rel)
-            if problem:
-                errors.append(problem)
+            if last > start or len(cells) > width or (quoted and '"' in "".join(cells)):
+                errors.append(_row_problem(header, start, last, cells, rel))
                 continue
-            cells = [c.strip() for c in cells] + [""] * (len(header) - len(cells))
+            cells = [c.strip() for c in cells]
+            if not any(cells):
+                continue
+            if len(cells) < width:
+                cells += [""] * (width - len(cells))
             key = tuple(cells)
             if key in seen:
                 errors.append(f"{rel} row {start}: repeats row {seen[key]}")
