@@ -209,3 +209,46 @@ def test_every_variant_item_also_has_a_regular_reading_or_is_an_alternative_mean
     for f in facts:
         if f["variant"] and f["item"] not in alternative_meanings:
             assert f["item"] in regular, f["item"]
+
+
+# ---------------------------------------------------------------- conditions (issue #8, docs/rules.md)
+
+FACTS = Path(__file__).resolve().parents[2] / "ontology" / "facts" / "002"
+
+
+def _placements() -> list[dict]:
+    rows = []
+    for path in sorted(FACTS.glob("yuejiang_*.csv")):
+        with path.open(encoding="utf-8", newline="") as fh:
+            rows += [r for r in csv.DictReader(fh) if ".h" not in r["item"]]
+    return rows
+
+
+def test_every_placement_rule_has_a_condition_and_no_prose():
+    rows = _placements()
+    assert len(rows) == 326
+    for r in rows:
+        assert r["when"] and r["polarity"] in {"吉", "凶", "平", "混"}, r["item"]
+        assert "condition=" not in r["qualifiers"], r["item"]
+        label, name = r["subject"].split(":")
+        if label == "Branch" and "slot=" not in r["qualifiers"] and "太陽" not in r["note"]:
+            assert f"eq(上, Branch.{name})" in r["when"], r["item"]  # the subject's own placement
+
+
+def test_conditions_follow_the_text():
+    when = {(r["item"].split(".")[1], r["subject"], r["object"], r["qualifiers"]): r["when"] for r in _placements()}
+    pick = {k[0] + " " + k[2]: v for k, v in when.items()}
+    # 卯作六合加日辰為羅網 (002:43): 卯, ridden by 六合, over the day stem or the day branch
+    assert pick["卯-05 Thing:羅網"] == \
+        "some(位, all(eq(上, Branch.卯), any(over(上, 日干), over(上, 日支)), eq(將, General.六合)))"
+    # 雀臨亥為監引 (002:91): the general 朱雀 over ground 亥 (corrected from 亥 carrying 朱雀)
+    assert pick["亥-22 Concept:監引"] == "some(位, all(eq(將, General.朱雀), eq(地, Branch.亥)))"
+    # 作虎克日血病 (002:27): 子 with 白虎, overcoming the day stem
+    assert pick["子-19 Illness:血病"] == \
+        "some(位, all(eq(上, Branch.子), eq(將, General.白虎), overcomes(上, 日干)))"
+    # 午作太陽為妾 (002:59): 午 is the month general
+    assert pick["午-01 Person:妾"] == "eq(月將, Branch.午)"
+    # 亥加歲刑 (002:91): on the branch the year branch punishes (the 原本作 row: on 行年)
+    assert sorted(v for k, v in when.items() if k[0] == "亥-20") == [
+        "some(位, all(eq(上, Branch.亥), over(上, 行年)))",
+        "some(位, all(eq(上, Branch.亥), rel(太歲, PUNISHES, 地)))"]
