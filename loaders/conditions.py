@@ -224,6 +224,9 @@ class _Checker:
             self.fail(node, f"{ast.unparse(node)!r} is not a slot")
         slot = Slot(node.id, tuple(reversed(parts)))
         self.label_of(slot, node)
+        if self._local(node.id) is None:  # a chart-level alias (干上) is stored as its slot (課1上)
+            for sysdef in self.vocab.systems.values():
+                slot = Slot(sysdef.get("aliases", {}).get(slot.name, slot.name), slot.path)
         return slot
 
     def label_of(self, slot: Slot, node: ast.AST) -> str:

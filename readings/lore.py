@@ -24,7 +24,7 @@ FACT_READINGS = (("kin", "KIN_BRANCH", "Kin", "kin"), ("stages", "LIFE_STAGE", "
 
 
 def _ids(reader, label: str) -> list[str]:
-    return sorted(n for n, lab in reader.labels.items() if lab == label)
+    return reader.ids_by_label[label]
 
 
 def lore_checks(reader, b) -> dict:
