@@ -144,6 +144,11 @@ class _Checker:
         for i, arg in enumerate(node.args):
             kind = kinds[min(i, len(kinds) - 1)].rstrip("*")
             args.append(self.arg(arg, kind, name, i))
+        if name == "eq" and isinstance(args[1], int):
+            label = self.label_of(args[0], node.args[0])
+            if label != "int":
+                self.fail(node.args[1], f"eq: {args[0]} is a {label} slot; a number compares only with a "
+                                        "number slot (局)")
         return Call(name, tuple(args))
 
     def _scoped(self, name: str, node: ast.Call) -> Call:

@@ -14,13 +14,13 @@ from dataclasses import replace
 
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
-from leishen.loaders.conditions import vocabulary
+from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
 from leishen.readings.index import RuleIndex, present_pairs
 from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, witness_walk
-from leishen.readings.lore import lore_checks, lore_findings
+from leishen.readings.lore import lore_checks, lore_findings, relation_findings, relation_rows
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
@@ -67,7 +67,7 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
-        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts if f.when} - {None})
+        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts} - {None})
 
     # ---- topics -------------------------------------------------------------------------------
     def topics(self) -> list[dict]:
@@ -153,13 +153,46 @@ class Reader:
             ok, wits, where = evaluate(rule.when, {}, ctx, answers)
             if ok:
                 findings.append(self._rule_finding(rule, wits, where, ctx, concepts))
-        findings += lore_findings(self, b, answers, lore)
+        if lore:
+            findings += lore_findings(self, b, answers, lore)
+            findings += relation_findings(self, b, relation_rows(self, b))
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
                 "topic": self.props[topic_id]["name"] if topic_id else None, "bindings": b.as_ids(),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart), "chart": chart}
+
+    def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
+        """Ask the backend, in one call, every ground check the readings of these charts under these
+        topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
+        checks: set = set()
+        for chart in charts:
+            b = chart_bindings(chart, self.lex, self.seasons)
+            checks |= set(lore_checks(self, b).values())
+            for topic in topics:
+                ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
+                for rule in self.data.rules:
+                    if self._in_scope(rule, ctx):
+                        collect_checks(rule.when, {}, ctx, checks)
+        self.cache = True
+        self.answer(checks)
+        return len(checks)
+
+    def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
+        """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
+        (``{"holds", "walks", "where"}``); ConditionError when the condition is malformed."""
+        call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
+                                       system_hint=system or "liuren")
+        b = chart_bindings(chart, self.lex, self.seasons)
+        ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
+        ok, wits, where = evaluate(call, {}, ctx, _Lazy(self) if self.cache else self._batch(call, ctx))
+        return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
+
+    def _batch(self, call, ctx: Context) -> dict:
+        checks: set = set()
+        collect_checks(call, {}, ctx, checks)
+        return self.answer(checks)
 
     def _rule_finding(self, rule, wits: list, where: list, ctx: Context, concepts: dict) -> dict:
         fact = self.facts[rule.fact]
