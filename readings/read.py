@@ -19,8 +19,8 @@ from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
 from leishen.readings.index import RuleIndex, present_pairs
-from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, witness_walk
-from leishen.readings.lore import lore_checks, lore_findings
+from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, walk_to, witness_walk
+from leishen.readings.lore import lore_checks, lore_findings, relation_findings, relation_rows
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
@@ -67,6 +67,8 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
+        self.conditioned_meanings = {f.subject for f in self.data.facts
+                                     if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and f.when}
         self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts} - {None})
 
     # ---- topics -------------------------------------------------------------------------------
@@ -96,15 +98,7 @@ class Reader:
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
         known = self._answers if self.cache else {}
-        order = sorted((c for c in checks if c not in known), key=repr)
-        paths, facts = [], []
-        for i, c in enumerate(order):
-            if c[0] == "path":
-                paths.append({"id": i, "a": c[1], "b": c[3], "types": [s[0] for s in c[2]],
-                              "dirs": [s[1] for s in c[2]]})
-            else:
-                facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
-                              "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
+        order, paths, facts = check_params(c for c in checks if c not in known)
         rows = self.backend.run("rule_checks", paths=paths, facts=facts) if order else []
         fresh = dict.fromkeys(order)
         fresh.update((order[r["id"]], r["hops"]) for r in rows)
@@ -145,7 +139,7 @@ class Reader:
                 collect_checks(rule.when, {}, ctx, checks)
             answers = self.answer(checks | set(lore.values()))
         findings, held = self._patterns(requires, possible, ctx, answers)
-        ctx = replace(ctx, patterns=frozenset(held))
+        ctx = replace(ctx, patterns=held)
         counts = {"rules_in_scope": len(requires) + len(others), "checks": len(checks),
                   "out_of_scope": len(self.data.rules) - len(requires) - len(others)}
         concepts = self._slot_concepts(ctx)
@@ -153,13 +147,36 @@ class Reader:
             ok, wits, where = evaluate(rule.when, {}, ctx, answers)
             if ok:
                 findings.append(self._rule_finding(rule, wits, where, ctx, concepts))
-        findings += lore_findings(self, b, answers, lore)
+        if lore:
+            findings += lore_findings(self, b, answers, lore)
+            findings += relation_findings(self, b, relation_rows(self, b))
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
                 "topic": self.props[topic_id]["name"] if topic_id else None, "bindings": b.as_ids(),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart), "chart": chart}
+
+    def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
+        """Ask the backend, in one call, every ground check the readings of these charts under these
+        topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
+        checks = self.checks_of(charts, topics)
+        self.cache = True
+        self.answer(checks)
+        return len(checks)
+
+    def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
+        """Every ground check the readings of these charts under these topics may ask (unpruned)."""
+        checks: set = set()
+        for chart in charts:
+            b = chart_bindings(chart, self.lex, self.seasons)
+            checks |= set(lore_checks(self, b).values())
+            for topic in topics:
+                ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
+                for rule in self.data.rules:
+                    if self._in_scope(rule, ctx):
+                        collect_checks(rule.when, {}, ctx, checks)
+        return checks
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
         """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
@@ -210,35 +227,62 @@ class Reader:
         for rule in requires:
             fact = self.facts[rule.fact]
             cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(rule)
-        findings, held = [], set()
+        findings, held = [], {}
+        concepts = self._slot_concepts(ctx)
         for (pattern, case), rules in sorted(cases.items()):
             if pattern in held or any(r.fact not in possible for r in rules):
                 continue
             results = [(r, *evaluate(r.when, {}, ctx, answers)) for r in rules]
             if all(ok for _, ok, _, _ in results):
-                held.add(pattern)
-                findings += self._pattern_findings(pattern, results, ctx)
+                path, evidence = self._pattern_path(pattern, results, concepts)
+                held[pattern] = [path, *evidence]
+                findings += self._pattern_findings(pattern, results, path, evidence, ctx)
         return findings, held
 
-    def _pattern_findings(self, pattern: str, results: list, ctx: Context) -> list[dict]:
-        first_rule, _, wits, where = results[0]
-        req = self.facts[first_rule.fact]
+    def _pattern_path(self, pattern: str, results: list, concepts: dict) -> tuple[list, list]:
+        """The walk from a chart slot to the pattern (through its first REQUIRES edge) and the others."""
+        req = self.facts[results[0][0].fact]
         walks = [witness_walk(w, self.props) for _, _, ws, _ in results for w in ws]
-        head = next((w for w in walks if w[-1].get("node", {}).get("id") == req.object), None)
-        path = (head or [node_json(req.object, self.props)]) + [fact_hop(req, forward=False),
-                                                                node_json(pattern, self.props)]
-        evidence = [w for w in walks if w is not head]
+        head, evidence = walk_to(req.object, walks, self.props, concepts)
+        return head + [fact_hop(req, forward=False), node_json(pattern, self.props)], evidence
+
+    def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, ctx: Context) -> list[dict]:
+        """A finding per meaning of the pattern that has no condition of its own; a bare one (ending at
+        the pattern) when the pattern has no meaning at all (meanings with a condition are rules)."""
+        if pattern in self.conditioned_meanings and not self.meanings.get(pattern):
+            return []
+        first_rule, _, _, where = results[0]
+        req = self.facts[first_rule.fact]
         judgment = "; ".join(r.judgment for r, *_ in results if r.judgment)
         out = []
-        for meaning in self.meanings.get(pattern) or [None]:
+        meanings = [m for m in self.meanings.get(pattern, ()) if dict(m.qualifiers).get("topic") in (None, ctx.topic)]
+        if self.meanings.get(pattern) and not meanings and pattern in self.conditioned_meanings:
+            return []
+        for meaning in meanings or [None]:
             full = path + ([fact_hop(meaning), node_json(meaning.object, self.props)] if meaning else [])
             polarity = (meaning.polarity if meaning and meaning.polarity else first_rule.polarity)
-            out.append(finding(system=first_rule.system, topic=None, query="patterns", fact=meaning or req,
+            topic = dict(meaning.qualifiers).get("topic") if meaning else None
+            out.append(finding(system=first_rule.system, topic=self.props[topic]["name"] if topic else None,
+                               query="patterns", fact=meaning or req,
                                name=self.props[pattern]["name"], polarity=polarity, judgment=judgment,
                                bindings=_walk_bindings([full, *evidence]), path=full, evidence=evidence,
                                props=self.props, options=ctx.bindings.options.get(first_rule.system, {}),
                                where=where))
         return out
+
+
+def check_params(checks) -> tuple[list, list[dict], list[dict]]:
+    """(the checks in a stable order, the ``paths`` and ``facts`` parameters of ``rule_checks``); each
+    parameter row's ``id`` is the check's index in that order."""
+    order = sorted(checks, key=repr)
+    paths, facts = [], []
+    for i, c in enumerate(order):
+        if c[0] == "path":
+            paths.append({"id": i, "a": c[1], "b": c[3], "types": [s[0] for s in c[2]], "dirs": [s[1] for s in c[2]]})
+        else:
+            facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
+                          "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
+    return order, paths, facts
 
 
 class _Lazy:
