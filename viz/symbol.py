@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from leishen.cli.graph_cmds import resolve_symbol
+from leishen.service.lore import resolve_symbol
 from leishen.viz.hover import Passages
 from leishen.viz.offline import page_html
 from leishen.viz.pagegraph import PageGraph
