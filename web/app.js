@@ -77,6 +77,12 @@ async function schoolOptions() {
   }
 }
 
+async function topicList() {
+  // the topics that have rules (GET /topics), offered in the chosen language
+  const found = await getJSON("/topics").catch(() => []);
+  $("topics").replaceChildren(...found.map((topic) => el("option", {value: topic.zh}, topic[lang()] || topic.en || "")));
+}
+
 function params() {
   const out = new URLSearchParams();
   for (const field of form.elements) {
@@ -198,5 +204,5 @@ async function cast(event) {
 }
 
 form.addEventListener("submit", cast);
-form.elements.lang.addEventListener("change", () => cast());
-schoolOptions().then(() => { fromQuery(); return cast(); });
+form.elements.lang.addEventListener("change", () => topicList().then(() => cast()));
+Promise.all([schoolOptions(), topicList()]).then(() => { fromQuery(); return cast(); });
