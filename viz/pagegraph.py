@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from leishen.viz.hover import Passages, relation_title
-from leishen.viz.offline import LARGE, new_network
+from leishen.viz.offline import new_network
 
 
 @dataclass
@@ -55,7 +55,3 @@ class PageGraph:
                          title=relation_title(edge.kind, edge.zh, edge.parts, self.passages),
                          color=edge.colour, dashes=edge.dashes, width=edge.width)
         return net
-
-    @property
-    def large(self) -> bool:
-        return len(self.nodes) > LARGE

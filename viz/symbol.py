@@ -21,20 +21,19 @@ def end_node(end: dict, *, centre: bool = False) -> dict:
             "borderWidth": 3 if centre else 1, "kind": end["label"]}
 
 
-def row_ends(node_id: str, row: dict) -> tuple[dict | None, str, str]:
-    """The new end a row brings, and the subject and object ids of the relation it stands for."""
-    other = row["other"]
+def row_ends(node_id: str, row: dict) -> tuple[str, str]:
+    """The subject and object ids of the relation a ``symbol_relations`` row of *node_id* stands for."""
     if row["direction"] == "out":
-        return other, node_id, other["id"]
+        return node_id, row["other"]["id"]
     if row["direction"] == "in":
-        return other, other["id"], node_id
-    return other, other["id"], row["via"]["id"]
+        return row["other"]["id"], node_id
+    return row["other"]["id"], row["via"]["id"]
 
 
 def add_row(graph: PageGraph, node_id: str, row: dict, show_facts: bool) -> None:
     """Draw one ``symbol_relations`` row: the relation, a dashed qualifier edge, and (when asked)
     the Fact node with its SUBJECT/OBJECT/QUALIFIER/CITES edges and the cited Passage nodes."""
-    _, subject, obj = row_ends(node_id, row)
+    subject, obj = row_ends(node_id, row)
     part = {k: row.get(k) for k in ("src", "variant", "note", "qualifiers", "fact")}
     graph.add_edge(subject, obj, row["type"], zh=row["zh"], part=part, colour=label_colour(graph.nodes[subject]["kind"]))
     if row["direction"] == "qualifier":
@@ -59,7 +58,7 @@ def add_row(graph: PageGraph, node_id: str, row: dict, show_facts: bool) -> None
 
 def fits(graph: PageGraph, node_id: str, row: dict, max_nodes: int) -> bool:
     """Whether a row's ends are drawn already or there is still room for them."""
-    _, subject, obj = row_ends(node_id, row)
+    subject, obj = row_ends(node_id, row)
     new = {subject, obj} - graph.nodes.keys()
     return len(graph.nodes) + len(new) <= max_nodes
 
