@@ -198,14 +198,15 @@ class Reader:
     def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
         """Every ground check the readings of these charts under these topics may ask (unpruned)."""
         checks: set = set()
+        topic_ids = {self.topic_id(t) for t in topics}
         for chart in charts:
             b = chart_bindings(chart, self.lex, self.seasons)
             checks |= set(lore_checks(self, b).values())
-            for topic in topics:
-                ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
-                for rule in self.rules:
-                    if self._in_scope(rule, ctx):
-                        collect_checks(rule.when, {}, ctx, checks)
+            ctx = Context(b, self.vocab, self.labels)  # a rule's checks do not depend on the topic asked
+            for rule in self.rules:
+                topic = dict(self.facts[rule.fact].qualifiers).get("topic")
+                if rule.system in b.systems and (topic is None or topic in topic_ids):
+                    collect_checks(rule.when, {}, ctx, checks)
         return checks
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
