@@ -114,7 +114,7 @@ def _fact_path(b, slot: str, check: tuple, hops: list, reader) -> tuple[list, li
             {"rel": "OBJECT", "chart": False, "src": src, "key": f"{fid}/object", "forward": False}, fact_node,
             {"rel": "QUALIFIER", "chart": False, "src": src, "key": f"{fid}/q/{check[4]}", "forward": True},
             {"node": _node(check[5], reader)}]
-    return path, [[{**walk[0], "slot": "日干"}, *walk[1:]]]
+    return path, [[{**walk[0], "slot": "日干"}, *walk[1:-1], {**walk[-1], "slot": slot}]]
 
 
 def _node(value: str, reader) -> dict:
