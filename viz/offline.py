@@ -38,20 +38,24 @@ body { display: flex; flex-direction: column; }
 .card { flex: 1; min-height: 0; }
 #mynetwork { height: 100% !important; border: none !important; float: none !important; }
 div.vis-tooltip { white-space: pre-wrap !important; max-width: 36em; font-family: inherit; }
+#loadingBar { display: none !important; }
 """
 
 # after drawGraph(): freeze a physics layout once it has settled (pyvis #204), and publish what was
 # drawn as data attributes of <body> for the browser tests: the node and edge counts and ``ready``
-# at once (vis-network builds its body inside the constructor), ``drawn`` after the next paint.
+# at once (vis-network builds its body inside the constructor), ``drawn`` after the next paint,
+# ``settled`` once the layout stands still.  pyvis's own loading bar is hidden (the page settles
+# behind it otherwise, and it would cover a screenshot).
 PAGE_SCRIPT = """
 (function () {
-  function freeze() { network.setOptions({physics: false}); }
+  function freeze() { network.setOptions({physics: false}); document.body.dataset.settled = "1"; }
   network.once("afterDrawing", function () { document.body.dataset.drawn = "1"; });
   if (%(physics)s) {
     network.once("stabilizationIterationsDone", freeze);
     network.once("stabilized", freeze);
   } else {
     network.fit();
+    document.body.dataset.settled = "1";
   }
   document.body.dataset.nodes = String(network.body.nodeIndices.length);
   document.body.dataset.edges = String(network.body.edgeIndices.length);

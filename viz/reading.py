@@ -6,7 +6,8 @@ finding ``{"id","system","rule":{"fact","name"},"polarity","certainty","bindings
 "meaning":{"zh","ko","en"},"src":[…]}``.  Slots are coloured by system, finding edges and finding
 nodes by polarity, symbols by label; hops read from the chart are dashed; a hop with
 ``"forward": false`` is drawn the way the stored relation points (from the later node to the earlier).  Layout: by
-position on the path, top to bottom (hierarchical, physics off), so it stays readable however many findings.
+position on the path, top to bottom (hierarchical, physics off) up to ``LAYERED_MAX`` nodes; larger
+readings by force (stabilised once, then frozen), so they stay readable.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from leishen.viz.offline import page_html
 from leishen.viz.pagegraph import PageGraph
 from leishen.viz.style import (CHART_HOP, POLARITY_COLOURS, SYSTEM_COLOURS, SYSTEM_NAMES, label_colour,
                                label_shape)
+
+
+# up to this many nodes the page is drawn in layers (slot, symbol, … finding); a larger reading is
+# laid out by force (stabilised, then frozen): a few hundred nodes in one layer row are unreadable
+LAYERED_MAX = 60
 
 
 def hop_node_id(node: dict) -> str:
@@ -124,4 +130,5 @@ def reading_page(reading: dict, corpus=None) -> str:
     note = f"{len(findings)} findings" + (f" ({tally})" if tally else "") + f" · {len(graph.nodes)} nodes"
     legend = ([(c, SYSTEM_NAMES[s]) for s, c in SYSTEM_COLOURS.items()]
               + [(c, p) for p, c in POLARITY_COLOURS.items()] + [(CHART_HOP, "chart hop (dashed)")])
-    return page_html(graph.network(hierarchical=True), title=reading_title(reading), note=note, legend=legend)
+    layered = len(graph.nodes) <= LAYERED_MAX
+    return page_html(graph.network(hierarchical=layered), title=reading_title(reading), note=note, legend=legend)

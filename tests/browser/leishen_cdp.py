@@ -13,6 +13,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -42,11 +43,11 @@ class Browser:
         self._id = 0
 
     def __enter__(self) -> "Browser":
-        self._profile = tempfile.TemporaryDirectory(prefix="leishen-chromium-")
+        self._profile = tempfile.TemporaryDirectory(prefix="leishen-chromium-", ignore_cleanup_errors=True)
         self.process = subprocess.Popen(
             [self.executable, *FLAGS, f"--user-data-dir={self._profile.name}",
              f"--window-size={self.size[0]},{self.size[1]}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
         try:
             url = self._devtools_url()
             self._stack = contextlib.ExitStack()
@@ -61,14 +62,18 @@ class Browser:
         return self
 
     def __exit__(self, *exc) -> None:
+        """Close the browser (CDP Browser.close, then the process group it started), then its profile."""
         if getattr(self, "_stack", None) is not None:
+            with contextlib.suppress(Exception):
+                self.call("Browser.close")
             self._stack.close()
-        self.process.terminate()
         try:
             self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        with contextlib.suppress(ProcessLookupError):  # helpers (zygote, renderers) still in its group
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.stderr.close()
         self._profile.cleanup()
 
@@ -87,7 +92,7 @@ class Browser:
             message["sessionId"] = session
         self.socket.send(json.dumps(message))
         while True:
-            reply = json.loads(self.socket.recv(timeout=HANG_GUARD_SECONDS))
+            reply = json.loads(self.socket.recv(timeout=HANG_GUARD_SECONDS + 30))
             if reply.get("id") == self._id:
                 if "error" in reply:
                     raise RuntimeError(f"{method}: {reply['error']}")
@@ -111,14 +116,17 @@ class Browser:
         self.wait(ready)
 
     def wait(self, condition: str) -> None:
-        """Wait until the JavaScript expression *condition* is true in the page."""
-        self.evaluate(f"""new Promise((done, fail) => {{
+        """Wait until the JavaScript expression *condition* is true in the page; past the hang guard,
+        fail with what the page shows instead."""
+        ok = self.evaluate(f"""new Promise(done => {{
             const t0 = Date.now();
             (function poll() {{
               let ok = false; try {{ ok = Boolean({condition}); }} catch (e) {{}}
-              if (ok) done(true); else if (Date.now() - t0 > {HANG_GUARD_SECONDS * 1000}) fail(new Error("not ready"));
-              else setTimeout(poll, 100);
+              if (ok || Date.now() - t0 > {HANG_GUARD_SECONDS * 1000}) done(ok); else setTimeout(poll, 100);
             }})(); }})""")
+        if not ok:
+            shown = self.evaluate("document.title + ' | ' + (document.body ? document.body.innerText.slice(0, 300) : '')")
+            raise AssertionError(f"never true: {condition}; the page shows: {shown}")
 
     def screenshot(self, path: Path) -> Path:
         data = self.page("Page.captureScreenshot", format="png")["data"]

@@ -39,8 +39,8 @@ PAINTED = """(() => {{ const c = {doc}.querySelector('#mynetwork canvas');
 
 def painted(page, doc: str = "document") -> int:
     """How many pixels of the graph canvas are drawn on (the canvas is transparent where empty),
-    once vis-network has painted it."""
-    page.wait(f"{doc}.body.dataset.drawn === '1'")
+    once vis-network has painted it and its layout stands still."""
+    page.wait(f"{doc}.body.dataset.drawn === '1' && {doc}.body.dataset.settled === '1'")
     return page.evaluate(PAINTED.format(doc=doc))
 
 
@@ -61,6 +61,7 @@ def test_schema_view_page(live_server, browser, screenshots, nx_backend):
     browser.open(f"{live_server}/views/schema", "document.body.dataset.ready === '1'")
     drawn = browser.evaluate("network.body.data.nodes.getIds()")
     assert {f"label:{label}" for label in stats["nodes"]} <= set(drawn)
+    assert painted(browser) > 0
     save_screenshot(browser, screenshots, "view-schema.png")
     assert_stayed_home(browser)
 
