@@ -7,6 +7,7 @@ import pytest
 from leishen.errors import UnknownSymbolError
 from leishen.loaders.corpus import load_corpus, parse_citation
 from leishen.viz import reading_page, schema_page, symbol_page
+from leishen.viz.reading import LAYERED_MAX
 from leishen.viz.style import CHART_HOP, POLARITY_COLOURS, SYSTEM_COLOURS
 from pagedata import REMOTE, datasets, hop_id, node_ids, reading_node_ids
 
@@ -110,6 +111,8 @@ def test_reading_page_of_a_real_reading(chart, nx_backend):
     assert_offline(page)
     nodes, edges = datasets(page)
     assert {n["id"] for n in nodes} == reading_node_ids(reading)
+    layered = len(nodes) <= LAYERED_MAX  # a large reading is laid out by force instead of in layers
+    assert ('"hierarchical": {"enabled": true' in page) is layered and ('"physics": {"enabled": false}' in page) is layered
     drawn = {(e["from"], e["to"], e["label"]) for e in edges}
     for f in reading["findings"]:
         hops = f["path"]
