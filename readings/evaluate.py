@@ -233,7 +233,10 @@ def chart_leaf(call: Call, env: dict, ctx: Context) -> tuple[bool, list, list]:
         return False, [], []
     if pred in ("eq", "among"):
         wanted = {a.id if isinstance(a, Sym) else a for a in args[1:]}
-        ok = bool(value & wanted) if isinstance(value, frozenset) else value in wanted
+        if isinstance(value, frozenset):  # a set slot (空亡, 旬空): the witness is the member that matched
+            hits = sorted(value & wanted)
+            return bool(hits), [((m, bound.chain[0][1]),) for m in hits] if bound else [], []
+        ok = value in wanted
         return ok, _chain(bound) if ok else [], []
     if pred == "same":
         other, obound = _value(args[1], env, ctx)
