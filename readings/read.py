@@ -25,6 +25,7 @@ from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
 LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang")
+ALL_TOPICS = "*"  # a reading of every topic at once
 
 
 class TopicError(LeishenError):
@@ -71,6 +72,7 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
+        self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self._chosen: dict = {}
@@ -91,8 +93,8 @@ class Reader:
 
     def topic_id(self, topic: str | None) -> str | None:
         """The Topic node id a zh, ko or en topic name (or an id) denotes; TopicError naming the topics."""
-        if topic is None:
-            return None
+        if topic is None or topic == ALL_TOPICS:
+            return topic
         wanted = topic.strip().lower()
         for t in self.topics():
             if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower()):
@@ -102,10 +104,12 @@ class Reader:
 
     # ---- evaluation ---------------------------------------------------------------------------
     def _in_scope(self, rule, ctx: Context) -> bool:
+        """In scope: the rule's system was computed, and it has no topic or the one asked (every topic
+        when the reading asks ALL_TOPICS)."""
         if rule.system not in ctx.bindings.systems:
             return False
-        topic = dict(self.facts[rule.fact].qualifiers).get("topic")
-        return topic is None or topic == ctx.topic
+        topic = self.rule_topic[rule.fact]
+        return topic is None or topic == ctx.topic or ctx.topic == ALL_TOPICS
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
@@ -182,7 +186,8 @@ class Reader:
             findings += leixiang_findings(self, b, topic_id)
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
-                "topic": self.props[topic_id]["name"] if topic_id else None, "bindings": b.as_ids(),
+                "topic": self.props[topic_id]["name"] if topic_id not in (None, ALL_TOPICS) else topic_id,
+                "bindings": b.as_ids(),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
