@@ -199,6 +199,19 @@ def qimen_bindings(qm: dict, lex: Lexicon, b: Bindings) -> None:
                     b.stem_palace.setdefault(node, pid)
         palaces.append((pid, local))
     b.scopes["宮"] = palaces
+    _hidden_jia(qm, lex, b)
+
+
+def _hidden_jia(qm: dict, lex: Lexicon, b: Bindings) -> None:
+    """A 甲 day or hour stem stands where its 旬's 儀 stands (六甲遁於六儀): ``日干.宮`` / ``時干.宮``."""
+    from leishen.engine.calendar import sexagenary_index
+    from leishen.engine.qimen.plate import xun_of_hour
+    jia = lex.id("Stem", "甲")
+    for pillar in (qm.get("day_pillar"), qm.get("hour_pillar")):
+        if pillar and pillar[0] == "甲":
+            yi = lex.id("Stem", xun_of_hour(sexagenary_index(pillar))[1])
+            if yi in b.stem_palace:
+                b.stem_palace.setdefault(jia, b.stem_palace[yi])
 
 
 QIMEN_CELL = {"天": ("heaven", "Stem"), "地": ("earth", "Stem"), "星": ("star", "QimenStar"),
