@@ -87,3 +87,14 @@ def test_topic_rules_follow_the_chart(reading):
     assert ("4.10.04", "吉") in got            # 孟甲: the decade 甲子, the 值符 carries 戊
     assert ("4.11.27", "凶") in got            # 五不遇時 in 求財
     assert ("4.11.01", "吉") not in got        # no 青龍返首
+
+
+def test_a_void_palace_is_read_through_its_branches():
+    """空亡 戌亥 on the chart: 乾六 (戌 亥) is void, 坎一 (子) is not; the witness is the void branch."""
+    r, chart = reader(), leishen.chart("2024-02-10T12:00+08:00")
+    void = next(row["when"] for _, row in _rows() if row["item"] == "4.36.06")  # 符入空鄉: the 值符's palace void
+    branch_test = void.removeprefix("all(topic(Topic.疾病), at(值符宮, ").removesuffix("))")
+    got = r.test(chart, f"some(宮, all(eq(宮, Palace.乾六), {branch_test}))", system="qimen")
+    assert got["holds"]
+    assert {w[0]["node"]["name"] for w in got["walks"]} >= {"戌", "亥"}
+    assert not r.test(chart, f"some(宮, all(eq(宮, Palace.坎一), {branch_test}))", system="qimen")["holds"]
