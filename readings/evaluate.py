@@ -252,7 +252,12 @@ def chart_leaf(call: Call, env: dict, ctx: Context) -> tuple[bool, list, list]:
     pred, args = call.pred, call.args
     if pred == "pattern":
         walks = ctx.patterns.get(args[0].id)
-        return (walks is not None), [("walk", w) for w in walks or ()], []
+        if walks is not None:
+            return True, [("walk", w) for w in walks], []
+        course = ctx.bindings.slots.get("課體")  # a 課體 the engine found (涉害, 伏吟, 八專 …) is a pattern too
+        if course is not None and args[0].id in course.value:
+            return True, [((args[0].id, "課體"),)], []
+        return False, [], []
     if pred == "topic":
         return (args[0].id == ctx.topic), [], []
     value, bound = _value(args[0], env, ctx)

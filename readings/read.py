@@ -15,6 +15,7 @@ from dataclasses import replace
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition, vocabulary
+from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
@@ -59,7 +60,7 @@ class Reader:
         self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
         self.meanings = defaultdict(list)  # pattern id → facts giving its meaning without a condition
         for f in self.data.facts:
-            if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and not f.when:
+            if f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and not f.when:
                 self.meanings[f.subject].append(f)
         locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
@@ -77,7 +78,7 @@ class Reader:
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self._chosen: dict = {}
         self.conditioned_meanings = {f.subject for f in self.data.facts
-                                     if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and f.when}
+                                     if f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and f.when}
         self.consults = defaultdict(set)  # topic id → the names of the domains it consults (類神)
         for f in self.data.facts:
             if f.relation == "CONSULTS":
