@@ -38,7 +38,7 @@ import click
 from leishen.loaders.records import GraphData
 from leishen.queries.catalog import QUERIES, cypher_text
 
-from leishen.errors import BackendError, BackendUnavailable
+from leishen.errors import BackendError, BackendUnavailable, CypherRefused, CypherTimeout
 from leishen.backends.neo4j_guard import ALLOWED_PROCEDURES, MAX_HOPS, check_plan, check_read_only_text  # noqa: F401
 from leishen.queries.neo4j_rows import CONVERTERS
 
@@ -280,17 +280,36 @@ class Neo4jBackend:
     # --- ad-hoc Cypher --------------------------------------------------------------------------------
 
     def cypher(self, text: str, params: dict | None = None, *, limit: int = 1000, timeout: float = 10.0) -> dict:
-        """Run a user's read-only Cypher; ``{"columns", "rows", "truncated"}`` (rows as JSON-ready dicts)."""
+        """Run a user's read-only Cypher; ``{"columns", "rows", "truncated"}`` (rows as JSON-ready dicts).
+
+        The text guard runs first (no round trip), then ``EXPLAIN`` under the same timeout, then the query.
+        """
         params = params or {}
         check_read_only_text(text)
-        _, _, summary = self._read("EXPLAIN " + text, params, "checking the query (EXPLAIN)")
+        _, _, summary = self._user_read("EXPLAIN " + text, params, "checking the query (EXPLAIN)", timeout, None)
         if summary.query_type != "r":
-            raise BackendError(f"only read queries are allowed; this one is of type {summary.query_type!r} "
-                               "(w = write, rw = read/write, s = schema)")
+            raise CypherRefused(f"only read queries are allowed; this one is of type {summary.query_type!r} "
+                                "(w = write, rw = read/write, s = schema)")
         check_plan(summary.plan)
-        records, keys, _ = self._read(text, params, "running the query", timeout=timeout, limit=limit + 1)
+        records, keys, _ = self._user_read(text, params, "running the query", timeout, limit + 1)
         rows = [{key: to_json(record[key]) for key in keys} for record in records[:limit]]
         return {"columns": list(keys), "rows": rows, "truncated": len(records) > limit}
+
+    def _user_read(self, text: str, params: dict, action: str, timeout: float, limit: int | None):
+        """A read of a user's query: a timeout becomes CypherTimeout, a Cypher error CypherRefused."""
+        try:
+            return self._read(text, params, action, timeout=timeout, limit=limit)
+        except BackendUnavailable:
+            raise
+        except BackendError as exc:
+            code = getattr(exc.__cause__, "code", "") or ""
+            if "TransactionTimedOut" in code or "Terminated" in code:
+                raise CypherTimeout(f"the query ran longer than {timeout:g} s and was stopped ({code})") from exc
+            if "MemoryPoolOutOfMemory" in code:
+                raise CypherRefused(f"the query needs more memory than a transaction may use ({code})") from exc
+            if code.startswith("Neo.ClientError."):
+                raise CypherRefused(str(exc)) from exc
+            raise
 
     def close(self) -> None:
         """Close the driver."""
