@@ -143,6 +143,24 @@ def split_paging(bare: str, text: str) -> tuple[str, int, int | None]:
     return head, numbers[0] or 0, numbers[1]
 
 
+_EMPTY_AGGREGATE = {"COUNT": 0, "SUM": 0, "COLLECT": []}  # what Cypher returns for them over no rows
+
+
+def _aggregate_columns(query: str) -> dict | None:
+    """Column → aggregate function when every RETURN item is an aggregate (Cypher then gives one row even over
+    no match, which grand-cypher does not), else None."""
+    bare = blank_literals(query)
+    clause = re.search(r"\bRETURN\b(.*?)(?:\bORDER\s+BY\b|\bSKIP\b|\bLIMIT\b|$)", bare, re.IGNORECASE | re.DOTALL)
+    columns = {}
+    for item in (clause.group(1).split(",") if clause else []):
+        match = re.fullmatch(r"\s*((COUNT|SUM|AVG|MIN|MAX|COLLECT)\s*\(\s*[\w.]+\s*\))(?:\s+AS\s+(\w+))?\s*", item,
+                             re.IGNORECASE)
+        if not match:
+            return None
+        columns[match.group(3) or match.group(1)] = match.group(2).upper()
+    return columns or None
+
+
 def _runs_whole(bare: str) -> bool:
     """True when grand-cypher must see every match (aggregates, DISTINCT, ORDER BY), so no LIMIT is added."""
     return bool(_AGGREGATE.search(bare) or re.search(r"\b(DISTINCT|ORDER\s+BY)\b", bare, re.IGNORECASE))
@@ -151,9 +169,10 @@ def _runs_whole(bare: str) -> bool:
 def prepare(text: str, params: dict | None, self_loop_types: set[str], cap: int) -> tuple[str, int, int | None]:
     """Steps 1–6: the query grand-cypher runs, the rows to skip and the query's own LIMIT (or None)."""
     bare_code(text)
-    query = normalise(substitute_params(text, params or {}))
+    substituted = substitute_params(text, params or {})
+    check_subset_words(blank_literals(substituted))  # before normalising: a `backtick` name is no keyword
+    query = normalise(substituted)
     bare = blank_literals(query)
-    check_subset_words(bare)
     check_grand_cypher_subset(query, self_loop_types)
     head, skip, own_limit = split_paging(bare, query)
     if not _runs_whole(blank_literals(head)):
@@ -229,7 +248,7 @@ def _in_child(graph, query: str, timeout: float):
     sender.close()
     try:
         if not receiver.poll(timeout):
-            raise CypherTimeout(f"the query ran longer than {timeout:g} s and was stopped (raise the timeout or anchor it)")
+            raise CypherTimeout(f"the query ran longer than its timeout ({timeout:g} s) and was stopped (raise the timeout or anchor it)")
         return receiver.recv()
     except EOFError as exc:
         raise BackendError("grand-cypher crashed while running the query") from exc
@@ -253,5 +272,8 @@ def run_networkx(graph, text: str, params: dict | None = None, *, limit: int, ti
         raise CypherRefused(f"grand-cypher cannot run this query ({outcome[1]}: {outcome[2]}); "
                             "see docs/cypher.md for the supported subset, or use --backend neo4j")
     _, columns, rows = outcome
+    aggregates = _aggregate_columns(query) if not rows else None
+    if aggregates:
+        columns, rows = list(aggregates), [{c: _EMPTY_AGGREGATE.get(f) for c, f in aggregates.items()}]
     rows = rows[skip:] if own_limit is None else rows[skip:skip + own_limit]
     return {"columns": columns, "rows": rows[:limit], "truncated": len(rows) > limit}
