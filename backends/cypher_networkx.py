@@ -166,6 +166,14 @@ def _runs_whole(bare: str) -> bool:
     return bool(_AGGREGATE.search(bare) or re.search(r"\b(DISTINCT|ORDER\s+BY)\b", bare, re.IGNORECASE))
 
 
+def spellings(query: str) -> dict[str, str]:
+    """grand-cypher's column name of each aggregate written in another case → the name as written
+    (``COUNT(f)`` → ``count(f)``), so the columns are what Neo4j would call them."""
+    found = re.finditer(r"\b(COUNT|SUM|AVG|MIN|MAX|COLLECT)\s*\(\s*([\w.]+)\s*\)", blank_literals(query), re.IGNORECASE)
+    return {f"{m.group(1).upper()}({m.group(2)})": query[m.start():m.end()] for m in found
+            if not m.group(0).startswith(m.group(1).upper() + "(")}
+
+
 def prepare(text: str, params: dict | None, self_loop_types: set[str], cap: int) -> tuple[str, int, int | None]:
     """Steps 1–6: the query grand-cypher runs, the rows to skip and the query's own LIMIT (or None)."""
     bare_code(text)
@@ -221,8 +229,9 @@ def _columns(result: dict, text: str) -> list[str]:
     return sorted(keys, key=lambda k: (tail.find(k) if tail.find(k) >= 0 else len(tail), keys.index(k)))
 
 
-def _execute(graph, text: str, connection) -> None:
-    """Child process body: run the query with a fresh GrandCypher and send back rows or an error."""
+def _execute(graph, text: str, keep: int, connection) -> None:
+    """Child process body: run the query with a fresh GrandCypher and send back its first ``keep`` rows (or an
+    error)."""
     try:
         from grandcypher import GrandCypher
 
@@ -230,7 +239,7 @@ def _execute(graph, text: str, connection) -> None:
         columns = _columns(result, text)
         by_name = {str(k): v for k, v in result.items()}
         count = max((len(v) for v in by_name.values()), default=0)
-        rows = [{c: _plain(by_name[c][i], graph) for c in columns} for i in range(count)]
+        rows = [{c: _plain(by_name[c][i], graph) for c in columns} for i in range(min(count, keep))]
         connection.send(("ok", columns, rows))
     except Exception as exc:  # noqa: BLE001 - reported to the parent as one line
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -239,16 +248,17 @@ def _execute(graph, text: str, connection) -> None:
         connection.close()
 
 
-def _in_child(graph, query: str, timeout: float):
+def _in_child(graph, query: str, keep: int, timeout: float):
     """Run ``query`` in a forked child killed at ``timeout``; the child's outcome tuple."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_execute, args=(graph, query, sender), daemon=True)
+    child = context.Process(target=_execute, args=(graph, query, keep, sender), daemon=True)
     child.start()
     sender.close()
     try:
         if not receiver.poll(timeout):
-            raise CypherTimeout(f"the query ran longer than its timeout ({timeout:g} s) and was stopped (raise the timeout or anchor it)")
+            raise CypherTimeout(f"the query ran longer than its timeout ({timeout:g} s) and was stopped "
+                                "(raise the timeout or anchor it)")
         return receiver.recv()
     except EOFError as exc:
         raise BackendError("grand-cypher crashed while running the query") from exc
@@ -267,7 +277,9 @@ def run_networkx(graph, text: str, params: dict | None = None, *, limit: int, ti
         raise BackendError("grand-cypher is not installed: pip install 'leishen[cypher]'") from exc
     converted = grand_graph(graph)
     query, skip, own_limit = prepare(text, params, converted.graph["self_loop_types"], limit)
-    outcome = _in_child(converted, query, timeout)
+    written = spellings(text)
+    keep = skip + (limit + 1 if own_limit is None else min(own_limit, limit + 1))
+    outcome = _in_child(converted, query, keep, timeout)
     if outcome[0] == "error":
         raise CypherRefused(f"grand-cypher cannot run this query ({outcome[1]}: {outcome[2]}); "
                             "see docs/cypher.md for the supported subset, or use --backend neo4j")
@@ -275,5 +287,8 @@ def run_networkx(graph, text: str, params: dict | None = None, *, limit: int, ti
     aggregates = _aggregate_columns(query) if not rows else None
     if aggregates:
         columns, rows = list(aggregates), [{c: _EMPTY_AGGREGATE.get(f) for c, f in aggregates.items()}]
+    if written:
+        columns = [written.get(c, c) for c in columns]
+        rows = [{written.get(k, k): v for k, v in row.items()} for row in rows]
     rows = rows[skip:] if own_limit is None else rows[skip:skip + own_limit]
     return {"columns": columns, "rows": rows[:limit], "truncated": len(rows) > limit}

@@ -110,3 +110,8 @@ def test_the_cli_answers_a_bad_timeout_with_one_line_and_exit_2(timeout):
     result = CliRunner().invoke(main, ["cypher", "MATCH (a:Branch) RETURN a.name", "--timeout", timeout])
     assert result.exit_code == 2
     assert result.stderr.startswith("error: timeout must be") and result.stderr.count("\n") == 1
+
+
+def test_columns_keep_the_spelling_of_the_query(store):
+    result = run_cypher(store, "MATCH (a:Branch) RETURN count(a), MAX(a.order)")
+    assert result["columns"] == ["count(a)", "MAX(a.order)"] and result["rows"] == [{"count(a)": 12, "MAX(a.order)": 11}]
