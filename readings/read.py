@@ -19,11 +19,13 @@ from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
 from leishen.readings.index import RuleIndex, present_pairs
-from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, witness_walk
-from leishen.readings.lore import lore_checks, lore_findings, relation_findings, relation_rows
+from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, walk_to, witness_walk
+from leishen.readings.lore import leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
+LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang")
+ALL_TOPICS = "*"  # a reading of every topic at once
 
 
 class TopicError(LeishenError):
@@ -35,9 +37,10 @@ class Reader:
 
     *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
     only, never on the chart); it is on by default for NetworkX and off for a server backend, so each
-    Neo4j reading asks the server."""
+    Neo4j reading asks the server. *variants* also reads the rows the tables keep as variants of the text
+    (原本作, 沈本作, typo …); by default a reading follows the regular rows only."""
 
-    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None):
+    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None, variants: bool = False):
         if backend is None:
             from leishen.backends import get_backend
             backend = get_backend("networkx")
@@ -47,11 +50,13 @@ class Reader:
         self.data_schema = load_schema()
         self.facts = {f.id: f for f in self.data.facts}
         self.lex = Lexicon(self.data.nodes)
-        self.props = self.lex.props
+        self.props = dict(self.lex.props)
+        self.props.update((n.id, n.props) for n in self.data.nodes if n.label == "Fact")  # names of Fact nodes in paths
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
         self.seasons = {f.subject: f.object for f in self.data.facts if f.relation == "IN_SEASON"}
-        self.requires = [r for r in self.data.rules if self.facts[r.fact].relation == "REQUIRES"]
-        self.others = [r for r in self.data.rules if self.facts[r.fact].relation != "REQUIRES"]
+        self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
+        self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
+        self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
         self.meanings = defaultdict(list)  # pattern id → facts giving its meaning without a condition
         for f in self.data.facts:
             if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and not f.when:
@@ -67,7 +72,18 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
-        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts} - {None})
+        self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") for r in self.data.rules}
+        self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
+                                 for name in sysdef["slots"] if self.lex.id("Concept", name)}
+        self._chosen: dict = {}
+        self.conditioned_meanings = {f.subject for f in self.data.facts
+                                     if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and f.when}
+        self.consults = defaultdict(set)  # topic id → the names of the domains it consults (類神)
+        for f in self.data.facts:
+            if f.relation == "CONSULTS":
+                self.consults[f.subject].add(self.props[f.object]["name"])
+        self.topic_ids = sorted(({dict(f.qualifiers).get("topic") for f in self.data.facts} | set(self.consults))
+                                - {None})
 
     # ---- topics -------------------------------------------------------------------------------
     def topics(self) -> list[dict]:
@@ -77,8 +93,8 @@ class Reader:
 
     def topic_id(self, topic: str | None) -> str | None:
         """The Topic node id a zh, ko or en topic name (or an id) denotes; TopicError naming the topics."""
-        if topic is None:
-            return None
+        if topic is None or topic == ALL_TOPICS:
+            return topic
         wanted = topic.strip().lower()
         for t in self.topics():
             if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower()):
@@ -88,23 +104,17 @@ class Reader:
 
     # ---- evaluation ---------------------------------------------------------------------------
     def _in_scope(self, rule, ctx: Context) -> bool:
+        """In scope: the rule's system was computed, and it has no topic or the one asked (every topic
+        when the reading asks ALL_TOPICS)."""
         if rule.system not in ctx.bindings.systems:
             return False
-        topic = dict(self.facts[rule.fact].qualifiers).get("topic")
-        return topic is None or topic == ctx.topic
+        topic = self.rule_topic[rule.fact]
+        return topic is None or topic == ctx.topic or ctx.topic == ALL_TOPICS
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
         known = self._answers if self.cache else {}
-        order = sorted((c for c in checks if c not in known), key=repr)
-        paths, facts = [], []
-        for i, c in enumerate(order):
-            if c[0] == "path":
-                paths.append({"id": i, "a": c[1], "b": c[3], "types": [s[0] for s in c[2]],
-                              "dirs": [s[1] for s in c[2]]})
-            else:
-                facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
-                              "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
+        order, paths, facts = check_params(c for c in checks if c not in known)
         rows = self.backend.run("rule_checks", paths=paths, facts=facts) if order else []
         fresh = dict.fromkeys(order)
         fresh.update((order[r["id"]], r["hops"]) for r in rows)
@@ -117,25 +127,42 @@ class Reader:
         """The rule facts a ``find`` asks for (by fact id, item, pattern or meaning name, or
         ``subject→object``), and whether a lore query (kin, stages, vigour, relations) is asked."""
         chosen = set()
-        for rule in self.data.rules:
+        for rule in self.rules:
             fact = self.facts[rule.fact]
             names = {fact.id, fact.item, self._name(fact), self.props.get(fact.subject, {}).get("name"),
                      self.props.get(fact.object, {}).get("name")}
             if wanted in names:
                 chosen.add(rule.fact)
-        return chosen, wanted in ("kin", "stages", "vigour", "relations")
+        if any(self.facts[f].relation == "REQUIRES" for f in chosen):  # a pattern: all its parts
+            patterns = {self.facts[f].subject for f in chosen if self.facts[f].relation == "REQUIRES"}
+            chosen |= {r.fact for r in self.requires if self.facts[r.fact].subject in patterns}
+        return chosen, wanted in LORE_QUERIES
 
-    def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True) -> dict:
+    def systems_of(self, facts: set) -> tuple[str, ...]:
+        """The systems the rules of these facts need (liuren for the lore readings)."""
+        wanted = {r.system for r in self.rules if r.fact in facts} or {"liuren"}
+        return tuple(s for s in ("liuren", "qimen", "ninestar") if s in wanted)
+
+    def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True,
+             trail: bool = True) -> dict:
         """The reading of a chart (JSON-able dict; see docs/readings.md). *only* limits the rules to
         those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings."""
         topic_id = self.topic_id(topic)
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx = Context(b, self.vocab, self.labels, topic_id)
-        keep = (lambda r: r.fact in only) if only is not None else (lambda r: True)  # noqa: E731
-        present = present_pairs(b)
-        requires = [r for r in self.requires if keep(r) and self._in_scope(r, ctx)]
-        others = [r for r in self.others_index.candidates(present) if keep(r) and self._in_scope(r, ctx)]
-        possible = {r.fact for r in self.requires_index.candidates(present)}
+        if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
+            key = frozenset(only)
+            if key not in self._chosen:
+                self._chosen[key] = ([r for r in self.requires if r.fact in only],
+                                     [r for r in self.others if r.fact in only])
+            requires = [r for r in self._chosen[key][0] if self._in_scope(r, ctx)]
+            others = [r for r in self._chosen[key][1] if self._in_scope(r, ctx)]
+            possible = only
+        else:
+            requires = [r for r in self.requires if self._in_scope(r, ctx)]
+            present = present_pairs(b)
+            others = [r for r in self.others_index.candidates(present) if self._in_scope(r, ctx)]
+            possible = {r.fact for r in self.requires_index.candidates(present)}
         checks: set = set()
         lore = lore_checks(self, b) if lore else {}
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
@@ -145,9 +172,9 @@ class Reader:
                 collect_checks(rule.when, {}, ctx, checks)
             answers = self.answer(checks | set(lore.values()))
         findings, held = self._patterns(requires, possible, ctx, answers)
-        ctx = replace(ctx, patterns=frozenset(held))
+        ctx = replace(ctx, patterns=held)
         counts = {"rules_in_scope": len(requires) + len(others), "checks": len(checks),
-                  "out_of_scope": len(self.data.rules) - len(requires) - len(others)}
+                  "out_of_scope": len(self.rules) - len(requires) - len(others)}
         concepts = self._slot_concepts(ctx)
         for rule in others:
             ok, wits, where = evaluate(rule.when, {}, ctx, answers)
@@ -156,28 +183,36 @@ class Reader:
         if lore:
             findings += lore_findings(self, b, answers, lore)
             findings += relation_findings(self, b, relation_rows(self, b))
+            findings += leixiang_findings(self, b, topic_id)
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
-                "topic": self.props[topic_id]["name"] if topic_id else None, "bindings": b.as_ids(),
+                "topic": self.props[topic_id]["name"] if topic_id not in (None, ALL_TOPICS) else topic_id,
+                "bindings": b.as_ids(),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
-                "counts": counts, "trail": chart_trail(chart), "chart": chart}
+                "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
 
     def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
         """Ask the backend, in one call, every ground check the readings of these charts under these
         topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
-        checks: set = set()
-        for chart in charts:
-            b = chart_bindings(chart, self.lex, self.seasons)
-            checks |= set(lore_checks(self, b).values())
-            for topic in topics:
-                ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
-                for rule in self.data.rules:
-                    if self._in_scope(rule, ctx):
-                        collect_checks(rule.when, {}, ctx, checks)
+        checks = self.checks_of(charts, topics)
         self.cache = True
         self.answer(checks)
         return len(checks)
+
+    def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
+        """Every ground check the readings of these charts under these topics may ask (unpruned)."""
+        checks: set = set()
+        topic_ids = {self.topic_id(t) for t in topics}
+        for chart in charts:
+            b = chart_bindings(chart, self.lex, self.seasons)
+            checks |= set(lore_checks(self, b).values())
+            ctx = Context(b, self.vocab, self.labels)  # a rule's checks do not depend on the topic asked
+            for rule in self.rules:
+                topic = dict(self.facts[rule.fact].qualifiers).get("topic")
+                if rule.system in b.systems and (topic is None or topic in topic_ids):
+                    collect_checks(rule.when, {}, ctx, checks)
+        return checks
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
         """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
@@ -206,12 +241,9 @@ class Reader:
 
     def _slot_concepts(self, ctx: Context) -> dict:
         """Concept nodes that stand for a chart slot (Concept:日干 …) → the slot's bound value."""
-        out = {}
-        for name, bound in ctx.bindings.slots.items():
-            cid = self.lex.id("Concept", name)
-            if cid and isinstance(bound.value, str):
-                out[cid] = bound
-        return out
+        slots = ctx.bindings.slots
+        return {cid: slots[name] for name, cid in self.slot_concept_ids.items()
+                if name in slots and isinstance(slots[name].value, str)}
 
     def fact_name(self, fact_id: str) -> str:
         fact = self.facts.get(fact_id)
@@ -228,35 +260,62 @@ class Reader:
         for rule in requires:
             fact = self.facts[rule.fact]
             cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(rule)
-        findings, held = [], set()
+        findings, held = [], {}
+        concepts = self._slot_concepts(ctx)
         for (pattern, case), rules in sorted(cases.items()):
             if pattern in held or any(r.fact not in possible for r in rules):
                 continue
             results = [(r, *evaluate(r.when, {}, ctx, answers)) for r in rules]
             if all(ok for _, ok, _, _ in results):
-                held.add(pattern)
-                findings += self._pattern_findings(pattern, results, ctx)
+                path, evidence = self._pattern_path(pattern, results, concepts)
+                held[pattern] = [path, *evidence]
+                findings += self._pattern_findings(pattern, results, path, evidence, ctx)
         return findings, held
 
-    def _pattern_findings(self, pattern: str, results: list, ctx: Context) -> list[dict]:
-        first_rule, _, wits, where = results[0]
-        req = self.facts[first_rule.fact]
+    def _pattern_path(self, pattern: str, results: list, concepts: dict) -> tuple[list, list]:
+        """The walk from a chart slot to the pattern (through its first REQUIRES edge) and the others."""
+        req = self.facts[results[0][0].fact]
         walks = [witness_walk(w, self.props) for _, _, ws, _ in results for w in ws]
-        head = next((w for w in walks if w[-1].get("node", {}).get("id") == req.object), None)
-        path = (head or [node_json(req.object, self.props)]) + [fact_hop(req, forward=False),
-                                                                node_json(pattern, self.props)]
-        evidence = [w for w in walks if w is not head]
+        head, evidence = walk_to(req.object, walks, self.props, concepts)
+        return head + [fact_hop(req, forward=False), node_json(pattern, self.props)], evidence
+
+    def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, ctx: Context) -> list[dict]:
+        """A finding per meaning of the pattern that has no condition of its own; a bare one (ending at
+        the pattern) when the pattern has no meaning at all (meanings with a condition are rules)."""
+        if pattern in self.conditioned_meanings and not self.meanings.get(pattern):
+            return []
+        first_rule, _, _, where = results[0]
+        req = self.facts[first_rule.fact]
         judgment = "; ".join(r.judgment for r, *_ in results if r.judgment)
         out = []
-        for meaning in self.meanings.get(pattern) or [None]:
+        meanings = [m for m in self.meanings.get(pattern, ()) if dict(m.qualifiers).get("topic") in (None, ctx.topic)]
+        if self.meanings.get(pattern) and not meanings and pattern in self.conditioned_meanings:
+            return []
+        for meaning in meanings or [None]:
             full = path + ([fact_hop(meaning), node_json(meaning.object, self.props)] if meaning else [])
             polarity = (meaning.polarity if meaning and meaning.polarity else first_rule.polarity)
-            out.append(finding(system=first_rule.system, topic=None, query="patterns", fact=meaning or req,
+            topic = dict(meaning.qualifiers).get("topic") if meaning else None
+            out.append(finding(system=first_rule.system, topic=self.props[topic]["name"] if topic else None,
+                               query="patterns", fact=meaning or req,
                                name=self.props[pattern]["name"], polarity=polarity, judgment=judgment,
                                bindings=_walk_bindings([full, *evidence]), path=full, evidence=evidence,
                                props=self.props, options=ctx.bindings.options.get(first_rule.system, {}),
                                where=where))
         return out
+
+
+def check_params(checks) -> tuple[list, list[dict], list[dict]]:
+    """(the checks in a stable order, the ``paths`` and ``facts`` parameters of ``rule_checks``); each
+    parameter row's ``id`` is the check's index in that order."""
+    order = sorted(checks, key=repr)
+    paths, facts = [], []
+    for i, c in enumerate(order):
+        if c[0] == "path":
+            paths.append({"id": i, "a": c[1], "b": c[3], "types": [s[0] for s in c[2]], "dirs": [s[1] for s in c[2]]})
+        else:
+            facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
+                          "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
+    return order, paths, facts
 
 
 class _Lazy:
