@@ -52,12 +52,17 @@ def test_reads_that_look_hostile_are_never_refused_as_writes(store, name, query)
         assert "writes" not in str(exc) and "administration" not in str(exc) and "not allowed" not in str(exc)
 
 
-@pytest.mark.parametrize("query, expected", [
-    ("MATCH (f:Fact)-[:CITES]->(p:Passage) RETURN COUNT(f)", 3848),
-    ("MATCH (f:Fact)-[:CITES]->(p:Passage) RETURN count(f)", 3848),
-    ("MATCH (f:Fact)-[:CITES]->(p:Passage) RETURN COUNT(f) LIMIT 10", 3848),
+@pytest.mark.parametrize("query", [
+    "MATCH (f:Fact)-[:CITES]->(p:Passage) RETURN COUNT(f)",
+    "MATCH (f:Fact)-[:CITES]->(p:Passage) RETURN count(f)",
+    "MATCH (f:Fact)-[:CITES]->(p:Passage) RETURN COUNT(f) LIMIT 10",
 ])
-def test_counts_are_right_whatever_the_limit(store, query, expected):
+def test_counts_are_right_whatever_the_limit(store, query):
+    # the count the issue reported as 1001 (Neo4j: 3848 then), counted here from the graph itself
+    graph = store.graph
+    expected = sum(1 for u, v, d in graph.edges(data=True) if d["type"] == "CITES"
+                   and graph.nodes[u]["label"] == "Fact" and graph.nodes[v]["label"] == "Passage")
+    assert expected > 1001
     for limit in (10, 1000):
         result = run_cypher(store, query, limit=limit)
         assert [list(row.values()) for row in result["rows"]] == [[expected]] and result["truncated"] is False
