@@ -44,7 +44,7 @@ def node_count(page: str) -> int:
 @handle_errors
 def view(symbol, depth, show_facts, moment, tz, topic, schema, output, backend, uri, user, password, as_json):
     """Write an offline interactive graph page: SYMBOL's neighbourhood, --reading MOMENT, or --schema."""
-    if sum(x is not None and x is not False for x in (symbol, moment, schema or None)) != 1:
+    if (symbol is not None) + (moment is not None) + schema != 1:
         fail("give exactly one of SYMBOL, --reading MOMENT or --schema")
     if moment is None and (tz or topic):
         fail("--tz and --topic go with --reading MOMENT")
