@@ -21,6 +21,7 @@ from leishen.api.routes_queries import router as queries_router
 from leishen.api.settings import Settings
 from leishen.api.views import mount_views
 from leishen.loaders.corpus import load_corpus
+from leishen.readings import Reader
 from leishen.service.lore import open_store
 
 DESCRIPTION = """The cited correspondence graph of Da Liu Ren 大六壬, Qimen Dunjia 奇門遁甲 and the
@@ -43,6 +44,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.store = _open(settings)
+        app.state.reader = Reader(app.state.store, settings.corpus)
         try:
             yield
         finally:

@@ -25,6 +25,10 @@ class ErrorBody(BaseModel):
     matches: list[str] = Field(default_factory=list, description="close or competing names, for a symbol lookup")
 
 
+class TimeLimit(e.LeishenError):
+    """A request ran past the server's time limit and was stopped (answered 408)."""
+
+
 class NotFound(e.LeishenError):
     """No such passage, or no corpus on this server to show it from (answered 404)."""
 
@@ -32,6 +36,7 @@ class NotFound(e.LeishenError):
 #: status of each error class; the first class in this order that matches wins
 STATUS: tuple[tuple[type[Exception], int], ...] = (
     (e.CypherTimeout, 408),
+    (TimeLimit, 408),
     (NotFound, 404),
     (e.UnknownSymbolError, 404),
     (UnknownQueryError, 404),

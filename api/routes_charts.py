@@ -1,11 +1,79 @@
-"""Chart and reading endpoints: /charts, /readings, /find."""
+"""Chart and reading endpoints: /charts, /readings (GET a moment, POST a typed-in chart), /find, /topics."""
 
-from fastapi import APIRouter
+import time
+from typing import Annotated, Any
 
+from fastapi import APIRouter, Body, Depends, Query, Request
+
+from leishen import chart as chart_of
+from leishen.api.errors import TimeLimit, responses
+from leishen.api.models import ChartQuery, FindQuery, ReadingQuery
 from leishen.api.settings import Settings
+from leishen.engine.calendar import parse_moment
+from leishen.readings.find import FindError, find, moments
+
+TOPIC = Query(min_length=1, max_length=64, description="a topic in zh, ko or en; none: the general reading")
+
+
+def reader(request: Request):
+    """The process's reader (the rules compiled once, over the process's backend)."""
+    return request.app.state.reader
+
+
+def check_chart(chart: dict) -> dict:
+    """A typed-in chart with at least one system part (ChartError naming what is missing)."""
+    from leishen.errors import ChartError
+
+    if not any(isinstance(chart.get(s), dict) for s in ("liuren", "qimen", "ninestar")):
+        raise ChartError("chart: a chart needs at least one of liuren, qimen, ninestar")
+    return chart
 
 
 def router(settings: Settings) -> APIRouter:
     """The chart routes, with the limits of *settings*."""
     api = APIRouter(tags=["charts"])
+    Reader = Annotated[Any, Depends(reader)]
+
+    @api.get("/charts", responses=responses(400, 422))
+    def charts(query: Annotated[ChartQuery, Query()]) -> dict[str, Any]:
+        """The chart of a moment with every school option (``leishen chart --json``)."""
+        return chart_of(query.moment, tz=query.tz, request=query.request())
+
+    @api.get("/readings", responses=responses(400, 422, 503))
+    def reading(query: Annotated[ReadingQuery, Query()], store: Reader) -> dict[str, Any]:
+        """The reading of a moment's chart: every rule it meets with its path and citations (``leishen read --json``)."""
+        return store.read(chart_of(query.moment, tz=query.tz, request=query.request()), topic=query.topic)
+
+    @api.post("/readings", responses=responses(400, 413, 422, 503))
+    def read_typed(chart: Annotated[dict[str, Any], Body(description="a chart in the JSON shape of `leishen chart --json`")],
+                   store: Reader, topic: Annotated[str | None, TOPIC] = None) -> dict[str, Any]:
+        """The reading of a chart typed in by hand (``leishen read --chart FILE --json``)."""
+        return store.read(check_chart(chart), topic=topic)
+
+    @api.get("/find", responses=responses(400, 408, 422, 503))
+    def find_moments(query: Annotated[FindQuery, Query()], store: Reader) -> list[dict[str, Any]]:
+        """The moments from start to end where a rule holds (``leishen find`` prints the same, one per line);
+        at most ``find_max_steps`` moments per request and ``find_timeout`` seconds."""
+        start, end = parse_moment(query.start, query.tz), parse_moment(query.end, query.tz)
+        count = sum(1 for _ in moments(start, end, query.step))
+        if count > settings.find_max_steps:
+            raise FindError(f"the range holds {count} moments at step {query.step}; this server scans at most "
+                            f"{settings.find_max_steps} per request (narrow the range or use leishen find)")
+        deadline, hits = time.monotonic() + settings.find_timeout, []
+
+        def in_time(moment) -> None:
+            if time.monotonic() > deadline:
+                raise TimeLimit(f"find ran past {settings.find_timeout:g} s at {moment.isoformat()}; narrow the range")
+
+        for hit in find(store, query.rule, start, end, step=query.step, topic=query.topic, progress=in_time):
+            hits.append(hit)
+            if len(hits) >= query.limit:
+                break
+        return hits
+
+    @api.get("/topics")
+    def topics(store: Reader) -> list[dict[str, Any]]:
+        """The topics that have rules (zh, ko, en)."""
+        return store.topics()
+
     return api

@@ -37,8 +37,9 @@ class Settings:
     cypher_max_timeout: float = 60.0
     #: longest Cypher text in characters (422 beyond)
     cypher_max_chars: int = 20_000
-    #: most hours /find may scan in one request
-    find_max_steps: int = 24 * 366
+    #: most moments /find may scan in one request (a month of hours), and its time limit in seconds
+    find_max_steps: int = 24 * 31
+    find_timeout: float = 60.0
 
     @classmethod
     def from_env(cls, environ=None) -> Settings:

@@ -70,14 +70,19 @@ PARAMS: dict[str, tuple[Param, ...]] = {
 }
 
 
+#: Named queries the registry does not offer: their arguments are compiled by another module, not typed
+#: by a person (``rule_checks`` takes the ground checks the readings engine compiles from the rules).
+INTERNAL = ("rule_checks",)
+
+
 def names() -> list[str]:
-    """Every named query, sorted."""
-    return sorted(QUERIES)
+    """Every named query the registry offers, sorted."""
+    return sorted(n for n in QUERIES if n not in INTERNAL)
 
 
 def spec(name: str) -> tuple[Param, ...]:
     """The typed parameters of *name*; UnknownQueryError naming the known ones."""
-    if name not in QUERIES or name not in PARAMS:
+    if name not in PARAMS or name in INTERNAL:
         raise UnknownQueryError(f"no named query {name!r}; known: {', '.join(names())}")
     return PARAMS[name]
 

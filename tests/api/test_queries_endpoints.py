@@ -12,7 +12,8 @@ from apicheck import assert_error
 
 def test_registry_lists_every_named_query_with_typed_parameters(client):
     listed = client.get("/queries").json()
-    assert [q["name"] for q in listed] == sorted(QUERIES)
+    assert [q["name"] for q in listed] == queries.names()
+    assert set(queries.names()) | set(queries.INTERNAL) == set(QUERIES) == set(queries.PARAMS) | set(queries.INTERNAL)
     for entry in listed:
         assert [p["name"] for p in entry["parameters"]] == list(QUERIES[entry["name"]].params)
         for param in entry["parameters"]:
@@ -23,7 +24,7 @@ def test_registry_lists_every_named_query_with_typed_parameters(client):
 
 def test_every_named_query_has_its_own_operation(client):
     paths = client.get("/openapi.json").json()["paths"]
-    for name in QUERIES:
+    for name in queries.names():
         operation = paths[f"/queries/{name}"]["get"]
         assert {p["name"] for p in operation.get("parameters", ())} == set(QUERIES[name].params)
         assert {"400", "422"} <= set(operation["responses"])
@@ -56,6 +57,7 @@ def test_named_query_bad_parameters_name_the_field(client, path, params, field):
 
 def test_unknown_named_query_is_404_listing_the_known(client):
     assert_error(client.get("/queries/drop_everything"), 404, "drop_everything", "resolve")
+    assert_error(client.get("/queries/rule_checks"), 404, "rule_checks")
 
 
 def test_service_validation_names_the_field():
