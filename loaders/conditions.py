@@ -144,6 +144,11 @@ class _Checker:
         for i, arg in enumerate(node.args):
             kind = kinds[min(i, len(kinds) - 1)].rstrip("*")
             args.append(self.arg(arg, kind, name, i))
+        if name == "eq" and isinstance(args[1], int):
+            label = self.label_of(args[0], node.args[0])
+            if label != "int":
+                self.fail(node.args[1], f"eq: {args[0]} is a {label} slot; a number compares only with a "
+                                        "number slot (局)")
         return Call(name, tuple(args))
 
     def _scoped(self, name: str, node: ast.Call) -> Call:
@@ -224,6 +229,9 @@ class _Checker:
             self.fail(node, f"{ast.unparse(node)!r} is not a slot")
         slot = Slot(node.id, tuple(reversed(parts)))
         self.label_of(slot, node)
+        if self._local(node.id) is None:  # a chart-level alias (干上) is stored as its slot (課1上)
+            for sysdef in self.vocab.systems.values():
+                slot = Slot(sysdef.get("aliases", {}).get(slot.name, slot.name), slot.path)
         return slot
 
     def label_of(self, slot: Slot, node: ast.AST) -> str:

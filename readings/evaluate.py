@@ -207,8 +207,18 @@ def evaluate(call: Call, env: dict, ctx: Context, answers: dict) -> tuple[bool, 
     if pred in GRAPH_PREDICATES:
         found = [answers.get(c) for c in graph_checks(call, env, ctx)]
         found = [f for f in found if f]
-        return (True, [("graph", found[0])], []) if found else (False, [], [])
+        if not found:
+            return False, [], []
+        return True, [("graph", found[0], *_ends(call, env, ctx, found[0]))], []
     return chart_leaf(call, env, ctx)
+
+
+def _ends(call: Call, env: dict, ctx: Context, hops: list) -> tuple:
+    """(the chain of the slot a graph witness starts from, or None; the slot it ends at, or None)."""
+    slots = [(a, resolve(a, env, ctx)) for a in call.args if isinstance(a, Slot)]
+    start = next((b.chain for a, b in slots if b and b.value == hops[0][0]), None)
+    end = next((str(a) for a, b in slots if b and b.value == hops[-1][2] and len(b.chain) == 1), None)
+    return start, end
 
 
 def chart_leaf(call: Call, env: dict, ctx: Context) -> tuple[bool, list, list]:

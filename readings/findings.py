@@ -43,9 +43,16 @@ def graph_walk(hops: list, props: dict) -> list:
 
 
 def witness_walk(w, props: dict) -> list:
-    """A witness (a chart chain, or ``("graph", hops)``) as a walk."""
+    """A witness (a chart chain, or ``("graph", hops, start chain, end slot)``) as a walk: a graph
+    witness starts with the chart hops of the slot it was asked from, and names the slot it ends at."""
     if isinstance(w, tuple) and w and w[0] == "graph":
-        return graph_walk(w[1], props)
+        _, hops, start, end = w
+        walk = graph_walk(hops, props)
+        if start:
+            walk = chain_walk(start, props) + walk[1:]
+        if end:
+            walk[-1] = {**walk[-1], "slot": end}
+        return walk
     return chain_walk(w, props)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from leishen.readings.evaluate import SYMMETRIC
 from leishen.readings.findings import chain_walk, graph_walk, meaning
 
 TRANSMISSIONS = ("初傳", "中傳", "末傳")
@@ -24,7 +25,7 @@ FACT_READINGS = (("kin", "KIN_BRANCH", "Kin", "kin"), ("stages", "LIFE_STAGE", "
 
 
 def _ids(reader, label: str) -> list[str]:
-    return sorted(n for n, lab in reader.labels.items() if lab == label)
+    return reader.ids_by_label[label]
 
 
 def lore_checks(reader, b) -> dict:
@@ -50,7 +51,12 @@ def lore_checks(reader, b) -> dict:
         present = [n for n in names if n in s and isinstance(s[n].value, str)]
         for x, y in combinations(present, 2):
             for rtype in RELATION_TYPES:
-                out[("relations", (system, x, y), rtype)] = ("path", s[x].value, ((rtype, "out"),), s[y].value)
+                if rtype in SYMMETRIC:
+                    out[("relations", (system, x, y), rtype)] = ("path", s[x].value, ((rtype, "either"),), s[y].value)
+                else:  # 刑 has a direction: both ways are asked
+                    out[("relations", (system, x, y), rtype)] = ("path", s[x].value, ((rtype, "out"),), s[y].value)
+                    if s[x].value != s[y].value:
+                        out[("relations", (system, y, x), rtype)] = ("path", s[y].value, ((rtype, "out"),), s[x].value)
     return out
 
 

@@ -14,10 +14,11 @@ from dataclasses import replace
 
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
-from leishen.loaders.conditions import vocabulary
+from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
+from leishen.readings.index import RuleIndex, present_pairs
 from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, witness_walk
 from leishen.readings.lore import lore_checks, lore_findings
 from leishen.readings.trail import chart_trail
@@ -30,9 +31,13 @@ class TopicError(LeishenError):
 
 
 class Reader:
-    """Reads charts against the rules of the graph, on a backend (NetworkX by default)."""
+    """Reads charts against the rules of the graph, on a backend (NetworkX by default).
 
-    def __init__(self, backend=None, corpus=None):
+    *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
+    only, never on the chart); it is on by default for NetworkX and off for a server backend, so each
+    Neo4j reading asks the server."""
+
+    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None):
         if backend is None:
             from leishen.backends import get_backend
             backend = get_backend("networkx")
@@ -51,7 +56,18 @@ class Reader:
         for f in self.data.facts:
             if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and not f.when:
                 self.meanings[f.subject].append(f)
-        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts if f.when} - {None})
+        locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
+        sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
+        for e in self.data.edges:
+            sources[(e.type, e.dst)].add(e.src)
+        self.requires_index = RuleIndex(self.requires, locals_of, sources)
+        self.others_index = RuleIndex(self.others, locals_of, sources)
+        self.ids_by_label = defaultdict(list)
+        for nid in sorted(self.labels):
+            self.ids_by_label[self.labels[nid]].append(nid)
+        self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
+        self._answers: dict = {}
+        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts} - {None})
 
     # ---- topics -------------------------------------------------------------------------------
     def topics(self) -> list[dict]:
@@ -79,7 +95,8 @@ class Reader:
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
-        order = sorted(checks, key=repr)
+        known = self._answers if self.cache else {}
+        order = sorted((c for c in checks if c not in known), key=repr)
         paths, facts = [], []
         for i, c in enumerate(order):
             if c[0] == "path":
@@ -89,7 +106,12 @@ class Reader:
                 facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
                               "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
         rows = self.backend.run("rule_checks", paths=paths, facts=facts) if order else []
-        return {order[r["id"]]: r["hops"] for r in rows}
+        fresh = dict.fromkeys(order)
+        fresh.update((order[r["id"]], r["hops"]) for r in rows)
+        if self.cache:
+            self._answers.update(fresh)
+            return self._answers
+        return fresh
 
     def select(self, wanted: str) -> tuple[set, bool]:
         """The rule facts a ``find`` asks for (by fact id, item, pattern or meaning name, or
@@ -110,21 +132,27 @@ class Reader:
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx = Context(b, self.vocab, self.labels, topic_id)
         keep = (lambda r: r.fact in only) if only is not None else (lambda r: True)  # noqa: E731
+        present = present_pairs(b)
         requires = [r for r in self.requires if keep(r) and self._in_scope(r, ctx)]
-        others = [r for r in self.others if keep(r) and self._in_scope(r, ctx)]
+        others = [r for r in self.others_index.candidates(present) if keep(r) and self._in_scope(r, ctx)]
+        possible = {r.fact for r in self.requires_index.candidates(present)}
         checks: set = set()
-        for rule in requires + others:
-            collect_checks(rule.when, {}, ctx, checks)
         lore = lore_checks(self, b) if lore else {}
-        answers = self.answer(checks | set(lore.values()))
-        findings, held = self._patterns(requires, ctx, answers)
+        if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
+            answers = _Lazy(self)
+        else:  # one round trip for every check of the reading
+            for rule in [r for r in requires if r.fact in possible] + others:
+                collect_checks(rule.when, {}, ctx, checks)
+            answers = self.answer(checks | set(lore.values()))
+        findings, held = self._patterns(requires, possible, ctx, answers)
         ctx = replace(ctx, patterns=frozenset(held))
         counts = {"rules_in_scope": len(requires) + len(others), "checks": len(checks),
                   "out_of_scope": len(self.data.rules) - len(requires) - len(others)}
+        concepts = self._slot_concepts(ctx)
         for rule in others:
             ok, wits, where = evaluate(rule.when, {}, ctx, answers)
             if ok:
-                findings.append(self._rule_finding(rule, wits, where, ctx))
+                findings.append(self._rule_finding(rule, wits, where, ctx, concepts))
         findings += lore_findings(self, b, answers, lore)
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
@@ -133,10 +161,25 @@ class Reader:
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart), "chart": chart}
 
-    def _rule_finding(self, rule, wits: list, where: list, ctx: Context) -> dict:
+    def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
+        """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
+        (``{"holds", "walks", "where"}``); ConditionError when the condition is malformed."""
+        call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
+                                       system_hint=system or "liuren")
+        b = chart_bindings(chart, self.lex, self.seasons)
+        ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
+        ok, wits, where = evaluate(call, {}, ctx, _Lazy(self) if self.cache else self._batch(call, ctx))
+        return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
+
+    def _batch(self, call, ctx: Context) -> dict:
+        checks: set = set()
+        collect_checks(call, {}, ctx, checks)
+        return self.answer(checks)
+
+    def _rule_finding(self, rule, wits: list, where: list, ctx: Context, concepts: dict) -> dict:
         fact = self.facts[rule.fact]
         walks = [witness_walk(w, self.props) for w in wits]
-        path, evidence = main_walk(fact, walks, self.props, self._slot_concepts(ctx))
+        path, evidence = main_walk(fact, walks, self.props, concepts)
         topic = dict(fact.qualifiers).get("topic")
         return finding(system=rule.system, topic=self.props[topic]["name"] if topic else None, query="rules",
                        fact=fact, name=self._name(fact), polarity=rule.polarity, judgment=rule.judgment,
@@ -160,15 +203,16 @@ class Reader:
         s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
         return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
 
-    def _patterns(self, requires: list, ctx: Context, answers: dict) -> tuple[list, set]:
-        """The patterns whose every REQUIRES rule of one case holds, and their findings."""
+    def _patterns(self, requires: list, possible: set, ctx: Context, answers: dict) -> tuple[list, set]:
+        """The patterns whose every REQUIRES rule of one case holds, and their findings (a case with a
+        row the chart cannot meet — not in *possible* — is skipped)."""
         cases: dict[tuple, list] = defaultdict(list)
         for rule in requires:
             fact = self.facts[rule.fact]
             cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(rule)
         findings, held = [], set()
         for (pattern, case), rules in sorted(cases.items()):
-            if pattern in held:
+            if pattern in held or any(r.fact not in possible for r in rules):
                 continue
             results = [(r, *evaluate(r.when, {}, ctx, answers)) for r in rules]
             if all(ok for _, ok, _, _ in results):
@@ -195,6 +239,19 @@ class Reader:
                                props=self.props, options=ctx.bindings.options.get(first_rule.system, {}),
                                where=where))
         return out
+
+
+class _Lazy:
+    """The cached answers of a reader, asking the backend for a check the first time it is needed."""
+
+    def __init__(self, reader: Reader):
+        self.reader = reader
+
+    def get(self, check):
+        known = self.reader._answers
+        if check not in known:
+            self.reader.answer({check})
+        return known[check]
 
 
 def _walk_bindings(walks: list[list]) -> dict:
