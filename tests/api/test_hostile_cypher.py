@@ -36,4 +36,5 @@ def test_reads_that_look_hostile_are_not_refused_as_writes(client, name, query):
     answer = client.post("/cypher", json={"query": query, "params": PARAMS.get(name, {}), "limit": LIMIT, "timeout": 5})
     assert answer.status_code in (200, 400), answer.text[:300]
     if answer.status_code == 400:
-        assert "write" not in answer.json()["error"].lower()
+        error = answer.json()["error"]
+        assert "writes" not in error and "administration" not in error and "not allowed" not in error
