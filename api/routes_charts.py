@@ -7,7 +7,7 @@ from fastapi import APIRouter, Body, Depends, Query, Request
 
 from leishen import chart as chart_of
 from leishen.api.errors import TimeLimit, responses
-from leishen.api.models import ChartQuery, FindQuery, ReadingQuery
+from leishen.api.models import FindQuery, ReadingQuery
 from leishen.api.settings import Settings
 from leishen.engine.calendar import parse_moment
 from leishen.readings.find import FindError, find, moments
@@ -35,8 +35,9 @@ def router(settings: Settings) -> APIRouter:
     Reader = Annotated[Any, Depends(reader)]
 
     @api.get("/charts", responses=responses(400, 422))
-    def charts(query: Annotated[ChartQuery, Query()]) -> dict[str, Any]:
-        """The chart of a moment with every school option (``leishen chart --json``)."""
+    def charts(query: Annotated[ReadingQuery, Query()]) -> dict[str, Any]:
+        """The chart of a moment with every school option (``leishen chart --json``). ``topic`` is accepted
+        and has no effect here, so that one query string serves /charts, /readings and /views/reading."""
         return chart_of(query.moment, tz=query.tz, request=query.request())
 
     @api.get("/readings", responses=responses(400, 422, 503))

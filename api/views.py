@@ -10,8 +10,10 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
+import leishen
 from leishen.api import deps
 from leishen.api.errors import responses
+from leishen.api.models import ReadingQuery
 
 
 def views_router() -> APIRouter:
@@ -26,7 +28,14 @@ def views_router() -> APIRouter:
                depth: Annotated[int, Query(ge=1, le=3)] = 1, facts: bool = False) -> HTMLResponse:
         """A symbol's neighbourhood as an interactive graph page (``leishen view NAME``)."""
         return HTMLResponse(viz.symbol_page(store, name, depth=depth, show_facts=facts,
-                                            corpus=request.app.state.corpus))
+                                            corpus=request.app.state.corpus or False))
+
+    @api.get("/reading", response_class=HTMLResponse, responses=responses(400, 422))
+    def reading(request: Request, query: Annotated[ReadingQuery, Query()]) -> HTMLResponse:
+        """A reading's subgraph: chart slots, bound symbols, the paths of the findings (``leishen view --reading``)."""
+        chart = leishen.chart(query.moment, tz=query.tz, request=query.request())
+        found = request.app.state.reader.read(chart, topic=query.topic)
+        return HTMLResponse(viz.reading_page(found, corpus=request.app.state.corpus or False))
 
     @api.get("/schema", response_class=HTMLResponse)
     def schema(store: Store) -> HTMLResponse:
