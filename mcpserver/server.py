@@ -133,7 +133,7 @@ def add_chart_tools(server: MCPServer, reader) -> None:
 
 def build_server(store, reader=None) -> MCPServer:
     """The leishen MCP server over an open backend *store* (and a readings Reader over it)."""
-    server = MCPServer("leishen", version=__version__, instructions=INSTRUCTIONS)
+    server = MCPServer("leishen", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     for name in queries.names():
         add_query_tool(server, store, name)
     add_lore_tools(server, store)

@@ -53,3 +53,13 @@ def test_two_workers_answer_alike_and_stop_cleanly():
     assert process.returncode == 0, err.decode()[-2000:]
     with socket.socket() as s:
         assert s.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_serve_refuses_a_backend_it_cannot_open_in_one_line():
+    from click.testing import CliRunner
+
+    from leishen.cli.main import main
+
+    for args in (["--backend", "neo4j", "--uri", "bolt://127.0.0.1:1"], ["--corpus", "/nonexistent/corpus"]):
+        result = CliRunner().invoke(main, ["serve", *args])
+        assert result.exit_code == 2 and result.output.startswith("error: ") and result.output.count("\n") == 1
