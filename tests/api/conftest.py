@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 
+from apicheck import serving
 from leishen.api import Settings, create_app
 
 
@@ -20,6 +20,8 @@ def app(settings):
 
 @pytest.fixture(scope="session")
 def client(app):
+    from fastapi.testclient import TestClient
+
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
 
@@ -27,5 +29,5 @@ def client(app):
 @pytest.fixture(scope="session")
 def bare_client():
     """A server started without the source texts."""
-    with TestClient(create_app(Settings(use_corpus=False)), raise_server_exceptions=False) as test_client:
+    with serving(Settings(use_corpus=False)) as test_client:
         yield test_client

@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 
-from leishen.api import Settings, create_app
-
-from apicheck import assert_error
+from apicheck import assert_error, counts, serving
+from leishen.api import Settings
 
 BRANCHES = "MATCH (b:Branch) RETURN b.name AS name, b.key AS key ORDER BY b.key"
-
-
-def counts(client) -> tuple[int, int]:
-    body = client.get("/health").json()
-    return body["nodes"], body["relations"]
 
 
 def test_a_read_query_answers_the_cli_shape(client):
@@ -79,7 +72,7 @@ def test_malformed_json_is_422(client):
 
 def test_a_body_over_the_limit_is_413():
     """Refused before it is read: by its Content-Length, or while a chunked body streams in."""
-    with TestClient(create_app(Settings(max_body=2_000, use_corpus=False)), raise_server_exceptions=False) as small:
+    with serving(Settings(max_body=2_000, use_corpus=False)) as small:
         assert small.post("/cypher", json={"query": BRANCHES}).status_code == 200
         declared = small.post("/cypher", json={"query": BRANCHES + " " * 3_000})
         assert declared.status_code == 413 and "Too Large" in declared.text

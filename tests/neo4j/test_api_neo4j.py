@@ -6,32 +6,24 @@ ones, stopped at the time limit or answered within the row cap), and the databas
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 
-from leishen.api import Settings, create_app
+from leishen.api import Settings
+from tests.api.apicheck import assert_refused_or_bounded, counts, serving
 from tests.security.hostile_cypher import BOUNDED, HOSTILE, PARAMS
 
 pytestmark = pytest.mark.neo4j
-LIMIT = 50
-REFUSED = (400, 408, 413, 422)
 
 
 @pytest.fixture(scope="module")
 def neo(neo4j_server, neo4j_backend):
-    app = create_app(Settings(backend="neo4j", uri=neo4j_server["uri"], use_corpus=False))
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with serving(Settings(backend="neo4j", uri=neo4j_server["uri"], use_corpus=False)) as client:
         yield client
 
 
 @pytest.fixture(scope="module")
 def embedded():
-    with TestClient(create_app(Settings(use_corpus=False)), raise_server_exceptions=False) as client:
+    with serving(Settings(use_corpus=False)) as client:
         yield client
-
-
-def counts(client) -> tuple[int, int]:
-    body = client.get("/health").json()
-    return body["nodes"], body["relations"]
 
 
 def test_health_names_the_backend_and_counts_agree(neo, embedded):
@@ -59,11 +51,4 @@ def test_full_cypher_reads_on_neo4j(neo):
 
 @pytest.mark.parametrize("name, query", HOSTILE, ids=[name for name, _ in HOSTILE])
 def test_hostile_cypher_is_refused_or_bounded(neo, name, query):
-    before = counts(neo)
-    answer = neo.post("/cypher", json={"query": query, "params": PARAMS.get(name, {}), "limit": LIMIT, "timeout": 5})
-    if answer.status_code == 200:
-        assert name in BOUNDED, f"{name} ran: {answer.text[:300]}"
-        assert len(answer.json()["rows"]) <= LIMIT
-    else:
-        assert answer.status_code in REFUSED, answer.text[:300]
-    assert counts(neo) == before
+    assert_refused_or_bounded(neo, name, query, PARAMS.get(name), BOUNDED)
