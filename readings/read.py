@@ -20,7 +20,7 @@ from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
 from leishen.readings.index import RuleIndex, present_pairs
 from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, witness_walk
-from leishen.readings.lore import lore_checks, lore_findings
+from leishen.readings.lore import lore_checks, lore_findings, relation_findings, relation_rows
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
@@ -153,13 +153,31 @@ class Reader:
             ok, wits, where = evaluate(rule.when, {}, ctx, answers)
             if ok:
                 findings.append(self._rule_finding(rule, wits, where, ctx, concepts))
-        findings += lore_findings(self, b, answers, lore)
+        if lore:
+            findings += lore_findings(self, b, answers, lore)
+            findings += relation_findings(self, b, relation_rows(self, b))
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
                 "topic": self.props[topic_id]["name"] if topic_id else None, "bindings": b.as_ids(),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart), "chart": chart}
+
+    def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
+        """Ask the backend, in one call, every ground check the readings of these charts under these
+        topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
+        checks: set = set()
+        for chart in charts:
+            b = chart_bindings(chart, self.lex, self.seasons)
+            checks |= set(lore_checks(self, b).values())
+            for topic in topics:
+                ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
+                for rule in self.data.rules:
+                    if self._in_scope(rule, ctx):
+                        collect_checks(rule.when, {}, ctx, checks)
+        self.cache = True
+        self.answer(checks)
+        return len(checks)
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
         """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
