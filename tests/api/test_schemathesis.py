@@ -26,7 +26,7 @@ def started():
 
 
 @schema.parametrize()
-@settings(max_examples=4, deadline=None, derandomize=True,
+@settings(max_examples=3, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 def test_no_server_errors(case):
     case.call_and_validate(checks=[not_a_server_error, status_code_conformance, content_type_conformance,
