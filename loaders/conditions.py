@@ -21,7 +21,7 @@ from leishen.loaders.records import Fact
 from leishen.loaders.schema import Schema, ontology_dir
 
 POLARITIES = ("吉", "凶", "平", "混")
-LOGIC = ("all", "any", "not", "some", "at")
+LOGIC = ("all", "any", "not", "some", "every", "at")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,10 @@ class _Checker:
 
     def call(self, node: ast.AST) -> Call:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):  # `not(…)` parses as the operator
-            return Call("not", (self.call(node.operand),))
+            inner = self.call(node.operand)
+            if inner.pred == "some" and isinstance(inner.args[1], Call) and inner.args[1].pred == "not":
+                return Call("every", (inner.args[0], inner.args[1].args[0]))  # not(some(S, not(c))) = every(S, c)
+            return Call("not", (inner,))
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.keywords:
             self.fail(node, "expected a predicate call such as eq(初傳, Branch.卯)")
         name = node.func.id
@@ -138,7 +141,7 @@ class _Checker:
         if (not star and len(node.args) != len(kinds)) or (star and len(node.args) < len(kinds)):
             want = f"at least {len(kinds)}" if star else str(len(kinds))
             self.fail(node, f"{name} takes {want} argument(s), got {len(node.args)}")
-        if name in ("some", "at"):
+        if name in ("some", "every", "at"):
             return self._scoped(name, node)
         args = []
         for i, arg in enumerate(node.args):
@@ -153,9 +156,9 @@ class _Checker:
 
     def _scoped(self, name: str, node: ast.Call) -> Call:
         first = node.args[0]
-        if name == "some":
+        if name in ("some", "every"):
             if not isinstance(first, ast.Name) or first.id not in self.vocab.scopes:
-                self.fail(first, f"some: {ast.unparse(first)!r} is not a scope ({', '.join(self.vocab.scopes)})")
+                self.fail(first, f"{name}: {ast.unparse(first)!r} is not a scope ({', '.join(self.vocab.scopes)})")
             scope = first.id
             head: object = Scope(scope)
         else:

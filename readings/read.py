@@ -19,7 +19,7 @@ from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
 from leishen.readings.index import RuleIndex, present_pairs
-from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, witness_walk
+from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, walk_to, witness_walk
 from leishen.readings.lore import lore_checks, lore_findings, relation_findings, relation_rows
 from leishen.readings.trail import chart_trail
 
@@ -67,6 +67,8 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
+        self.conditioned_meanings = {f.subject for f in self.data.facts
+                                     if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and f.when}
         self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts} - {None})
 
     # ---- topics -------------------------------------------------------------------------------
@@ -145,7 +147,7 @@ class Reader:
                 collect_checks(rule.when, {}, ctx, checks)
             answers = self.answer(checks | set(lore.values()))
         findings, held = self._patterns(requires, possible, ctx, answers)
-        ctx = replace(ctx, patterns=frozenset(held))
+        ctx = replace(ctx, patterns=held)
         counts = {"rules_in_scope": len(requires) + len(others), "checks": len(checks),
                   "out_of_scope": len(self.data.rules) - len(requires) - len(others)}
         concepts = self._slot_concepts(ctx)
@@ -228,30 +230,43 @@ class Reader:
         for rule in requires:
             fact = self.facts[rule.fact]
             cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(rule)
-        findings, held = [], set()
+        findings, held = [], {}
+        concepts = self._slot_concepts(ctx)
         for (pattern, case), rules in sorted(cases.items()):
             if pattern in held or any(r.fact not in possible for r in rules):
                 continue
             results = [(r, *evaluate(r.when, {}, ctx, answers)) for r in rules]
             if all(ok for _, ok, _, _ in results):
-                held.add(pattern)
-                findings += self._pattern_findings(pattern, results, ctx)
+                path, evidence = self._pattern_path(pattern, results, concepts)
+                held[pattern] = [path, *evidence]
+                findings += self._pattern_findings(pattern, results, path, evidence, ctx)
         return findings, held
 
-    def _pattern_findings(self, pattern: str, results: list, ctx: Context) -> list[dict]:
-        first_rule, _, wits, where = results[0]
-        req = self.facts[first_rule.fact]
+    def _pattern_path(self, pattern: str, results: list, concepts: dict) -> tuple[list, list]:
+        """The walk from a chart slot to the pattern (through its first REQUIRES edge) and the others."""
+        req = self.facts[results[0][0].fact]
         walks = [witness_walk(w, self.props) for _, _, ws, _ in results for w in ws]
-        head = next((w for w in walks if w[-1].get("node", {}).get("id") == req.object), None)
-        path = (head or [node_json(req.object, self.props)]) + [fact_hop(req, forward=False),
-                                                                node_json(pattern, self.props)]
-        evidence = [w for w in walks if w is not head]
+        head, evidence = walk_to(req.object, walks, self.props, concepts)
+        return head + [fact_hop(req, forward=False), node_json(pattern, self.props)], evidence
+
+    def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, ctx: Context) -> list[dict]:
+        """A finding per meaning of the pattern that has no condition of its own; a bare one (ending at
+        the pattern) when the pattern has no meaning at all (meanings with a condition are rules)."""
+        if pattern in self.conditioned_meanings and not self.meanings.get(pattern):
+            return []
+        first_rule, _, _, where = results[0]
+        req = self.facts[first_rule.fact]
         judgment = "; ".join(r.judgment for r, *_ in results if r.judgment)
         out = []
-        for meaning in self.meanings.get(pattern) or [None]:
+        meanings = [m for m in self.meanings.get(pattern, ()) if dict(m.qualifiers).get("topic") in (None, ctx.topic)]
+        if self.meanings.get(pattern) and not meanings and pattern in self.conditioned_meanings:
+            return []
+        for meaning in meanings or [None]:
             full = path + ([fact_hop(meaning), node_json(meaning.object, self.props)] if meaning else [])
             polarity = (meaning.polarity if meaning and meaning.polarity else first_rule.polarity)
-            out.append(finding(system=first_rule.system, topic=None, query="patterns", fact=meaning or req,
+            topic = dict(meaning.qualifiers).get("topic") if meaning else None
+            out.append(finding(system=first_rule.system, topic=self.props[topic]["name"] if topic else None,
+                               query="patterns", fact=meaning or req,
                                name=self.props[pattern]["name"], polarity=polarity, judgment=judgment,
                                bindings=_walk_bindings([full, *evidence]), path=full, evidence=evidence,
                                props=self.props, options=ctx.bindings.options.get(first_rule.system, {}),

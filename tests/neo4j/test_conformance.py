@@ -103,6 +103,8 @@ def inputs(nx_store) -> dict[str, list[dict]]:
                 params["shortest_path"].append({"source": a, "target": b})
     params["shortest_path"] += [{"source": symbols[0], "target": symbols[0]},
                                 {"source": symbols[0], "target": "Branch:nope"}]
+    typed = [["CLASHES", "COMBINES"], ["HARMS"], ["SYMBOLIZES", "ALIAS_OF"], []]
+    params["shortest_path"] += [{**p, "types": rnd.choice(typed)} for p in params["shortest_path"][::3]]
     return params
 
 
