@@ -20,8 +20,11 @@ from leishen.queries.catalog import QUERIES
 
 #: A node id as the rows print it: ``Label:key`` (e.g. ``Branch:zi``, ``General:liu_he``).
 NODE_ID = r"^[A-Z][A-Za-z]*:[^\s:]+$"
+#: A relation type as the schema spells it (``CLASHES``, ``LIFE_STAGE``).
+REL_TYPE = r"^[A-Z][A-Z0-9_]*$"
 MAX_TEXT = 200
 MAX_IDS = 64
+MAX_TYPES = 16
 
 
 class UnknownQueryError(BackendError):
@@ -63,7 +66,10 @@ PARAMS: dict[str, tuple[Param, ...]] = {
     "symbol_relations": (_node("node_id", "the node whose relations to list"),),
     "facts": (Param("doc", Literal[DOCS], "only facts citing this document", required=False),
               _node("node_id", "only facts naming this node", required=False)),
-    "shortest_path": (_node("source", "start node"), _node("target", "end node")),
+    "shortest_path": (_node("source", "start node"), _node("target", "end node"),
+                      Param("types", list[Annotated[str, Field(pattern=REL_TYPE, max_length=64)]],
+                            "only relations of these types (e.g. CLASHES); all when left out", required=False,
+                            min_length=1, max_length=MAX_TYPES, examples=(["CLASHES", "COMBINES"],))),
     "relations_among": (Param("node_ids", list[Annotated[str, Field(pattern=NODE_ID, max_length=MAX_TEXT)]],
                               f"the nodes (1 to {MAX_IDS}) among which to list direct relations",
                               min_length=1, max_length=MAX_IDS, examples=(["Branch:zi", "Branch:wu"],)),),

@@ -38,6 +38,10 @@ def test_named_queries_answer_the_backend_rows(client, app):
     among = client.get("/queries/relations_among", params={"node_ids": ["Branch:zi", "Branch:wu"]}).json()
     assert among["rows"] == store.run("relations_among", node_ids=["Branch:zi", "Branch:wu"])
     assert {r["type"] for r in among["rows"]} >= {"CLASHES"}
+    typed = client.get("/queries/shortest_path", params={"source": "Branch:zi", "target": "Branch:wu",
+                                                         "types": ["CLASHES"]}).json()["rows"]
+    assert typed == store.run("shortest_path", source="Branch:zi", target="Branch:wu", types=["CLASHES"])
+    assert typed[0]["types"] == ["CLASHES"]
     facts = client.get("/queries/facts", params={"doc": "002", "node_id": "General:liu_he"}).json()["rows"]
     assert facts and facts == store.run("facts", doc="002", node_id="General:liu_he")
 
@@ -48,6 +52,7 @@ def test_named_queries_answer_the_backend_rows(client, app):
     ("/queries/facts", {"doc": "999"}, "doc"),
     ("/queries/symbol_relations", {"node_id": "MATCH (n) DETACH DELETE n"}, "node_id"),
     ("/queries/stats", {"bogus": "1"}, "bogus"),
+    ("/queries/shortest_path", {"source": "Branch:zi", "target": "Branch:wu", "types": ["clashes; DROP"]}, "types"),
     ("/queries/relations_among", {"node_ids": [f"Branch:b{i}" for i in range(65)]}, "node_ids"),
 ])
 def test_named_query_bad_parameters_name_the_field(client, path, params, field):
