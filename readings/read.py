@@ -98,15 +98,7 @@ class Reader:
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
         known = self._answers if self.cache else {}
-        order = sorted((c for c in checks if c not in known), key=repr)
-        paths, facts = [], []
-        for i, c in enumerate(order):
-            if c[0] == "path":
-                paths.append({"id": i, "a": c[1], "b": c[3], "types": [s[0] for s in c[2]],
-                              "dirs": [s[1] for s in c[2]]})
-            else:
-                facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
-                              "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
+        order, paths, facts = check_params(c for c in checks if c not in known)
         rows = self.backend.run("rule_checks", paths=paths, facts=facts) if order else []
         fresh = dict.fromkeys(order)
         fresh.update((order[r["id"]], r["hops"]) for r in rows)
@@ -168,6 +160,13 @@ class Reader:
     def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
         """Ask the backend, in one call, every ground check the readings of these charts under these
         topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
+        checks = self.checks_of(charts, topics)
+        self.cache = True
+        self.answer(checks)
+        return len(checks)
+
+    def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
+        """Every ground check the readings of these charts under these topics may ask (unpruned)."""
         checks: set = set()
         for chart in charts:
             b = chart_bindings(chart, self.lex, self.seasons)
@@ -177,9 +176,7 @@ class Reader:
                 for rule in self.data.rules:
                     if self._in_scope(rule, ctx):
                         collect_checks(rule.when, {}, ctx, checks)
-        self.cache = True
-        self.answer(checks)
-        return len(checks)
+        return checks
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
         """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
@@ -272,6 +269,20 @@ class Reader:
                                props=self.props, options=ctx.bindings.options.get(first_rule.system, {}),
                                where=where))
         return out
+
+
+def check_params(checks) -> tuple[list, list[dict], list[dict]]:
+    """(the checks in a stable order, the ``paths`` and ``facts`` parameters of ``rule_checks``); each
+    parameter row's ``id`` is the check's index in that order."""
+    order = sorted(checks, key=repr)
+    paths, facts = [], []
+    for i, c in enumerate(order):
+        if c[0] == "path":
+            paths.append({"id": i, "a": c[1], "b": c[3], "types": [s[0] for s in c[2]], "dirs": [s[1] for s in c[2]]})
+        else:
+            facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
+                          "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
+    return order, paths, facts
 
 
 class _Lazy:
