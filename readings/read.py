@@ -67,6 +67,9 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
+        self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
+                                 for name in sysdef["slots"] if self.lex.id("Concept", name)}
+        self._chosen: dict = {}
         self.conditioned_meanings = {f.subject for f in self.data.facts
                                      if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and f.when}
         self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts} - {None})
@@ -117,19 +120,36 @@ class Reader:
                      self.props.get(fact.object, {}).get("name")}
             if wanted in names:
                 chosen.add(rule.fact)
+        if any(self.facts[f].relation == "REQUIRES" for f in chosen):  # a pattern: all its parts
+            patterns = {self.facts[f].subject for f in chosen if self.facts[f].relation == "REQUIRES"}
+            chosen |= {r.fact for r in self.requires if self.facts[r.fact].subject in patterns}
         return chosen, wanted in ("kin", "stages", "vigour", "relations")
 
-    def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True) -> dict:
+    def systems_of(self, facts: set) -> tuple[str, ...]:
+        """The systems the rules of these facts need (liuren for the lore readings)."""
+        wanted = {r.system for r in self.data.rules if r.fact in facts} or {"liuren"}
+        return tuple(s for s in ("liuren", "qimen", "ninestar") if s in wanted)
+
+    def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True,
+             trail: bool = True) -> dict:
         """The reading of a chart (JSON-able dict; see docs/readings.md). *only* limits the rules to
         those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings."""
         topic_id = self.topic_id(topic)
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx = Context(b, self.vocab, self.labels, topic_id)
-        keep = (lambda r: r.fact in only) if only is not None else (lambda r: True)  # noqa: E731
-        present = present_pairs(b)
-        requires = [r for r in self.requires if keep(r) and self._in_scope(r, ctx)]
-        others = [r for r in self.others_index.candidates(present) if keep(r) and self._in_scope(r, ctx)]
-        possible = {r.fact for r in self.requires_index.candidates(present)}
+        if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
+            key = frozenset(only)
+            if key not in self._chosen:
+                self._chosen[key] = ([r for r in self.requires if r.fact in only],
+                                     [r for r in self.others if r.fact in only])
+            requires = [r for r in self._chosen[key][0] if self._in_scope(r, ctx)]
+            others = [r for r in self._chosen[key][1] if self._in_scope(r, ctx)]
+            possible = only
+        else:
+            requires = [r for r in self.requires if self._in_scope(r, ctx)]
+            present = present_pairs(b)
+            others = [r for r in self.others_index.candidates(present) if self._in_scope(r, ctx)]
+            possible = {r.fact for r in self.requires_index.candidates(present)}
         checks: set = set()
         lore = lore_checks(self, b) if lore else {}
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
@@ -155,7 +175,7 @@ class Reader:
                 "topic": self.props[topic_id]["name"] if topic_id else None, "bindings": b.as_ids(),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
-                "counts": counts, "trail": chart_trail(chart), "chart": chart}
+                "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
 
     def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
         """Ask the backend, in one call, every ground check the readings of these charts under these
@@ -205,12 +225,9 @@ class Reader:
 
     def _slot_concepts(self, ctx: Context) -> dict:
         """Concept nodes that stand for a chart slot (Concept:日干 …) → the slot's bound value."""
-        out = {}
-        for name, bound in ctx.bindings.slots.items():
-            cid = self.lex.id("Concept", name)
-            if cid and isinstance(bound.value, str):
-                out[cid] = bound
-        return out
+        slots = ctx.bindings.slots
+        return {cid: slots[name] for name, cid in self.slot_concept_ids.items()
+                if name in slots and isinstance(slots[name].value, str)}
 
     def fact_name(self, fact_id: str) -> str:
         fact = self.facts.get(fact_id)
