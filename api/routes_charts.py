@@ -10,7 +10,7 @@ from leishen.api.errors import TimeLimit, responses
 from leishen.api.models import FindQuery, ReadingQuery
 from leishen.api.settings import Settings
 from leishen.engine.calendar import parse_moment
-from leishen.readings.find import FindError, find, moments
+from leishen.readings.search import FindError, find, moments
 
 TOPIC = Query(min_length=1, max_length=64, description="a topic in zh, ko or en; none: the general reading")
 

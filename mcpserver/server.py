@@ -28,7 +28,7 @@ from leishen.api.models import ChartQuery, FindQuery, ReadingQuery
 from leishen.engine.calendar import parse_moment
 from leishen.errors import LeishenError
 from leishen.readings import Reader
-from leishen.readings.find import find as find_moments
+from leishen.readings.search import find as find_moments
 from leishen.service import lore, queries
 
 SymbolName = Annotated[str, Field(min_length=1, max_length=200,
