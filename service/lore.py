@@ -17,7 +17,7 @@ import time
 
 from leishen.backends import get_backend, neo4j_config
 from leishen.errors import AmbiguousSymbolError, CitationError, OntologyError, UnknownSymbolError
-from leishen.loaders.build import build_graph, check_citations, fact_dict, load_facts, read_registry
+from leishen.loaders.build import build_graph, check_citations, fact_dict, load_facts, read_registry, read_rules_of
 from leishen.loaders.corpus import Corpus, load_corpus, parse_citation
 from leishen.loaders.coverage import coverage_report, known_extraction_differences
 from leishen.loaders.schema import load_schema
@@ -198,6 +198,7 @@ def check(corpus=None, extract: bool = False) -> dict:
 
     found = require_corpus(corpus)
     registry, rows = read_registry()
+    rules = read_rules_of(registry, rows)  # every `when` parsed and checked (OntologyError naming the cell)
     checked, errors = check_citations(registry, rows, found)
     if errors:
         more = f"\n({len(errors)} citation errors; the others:)\n  " + "\n  ".join(errors[1:50]) if len(errors) > 1 else ""
@@ -207,7 +208,8 @@ def check(corpus=None, extract: bool = False) -> dict:
     no_en = sorted(n.id for n in registry.nodes.values() if not n.props.get("en"))
     conflicts = sorted(f"{lab}:{name} ({g['where']} vs {', '.join(g['others'])})"
                        for (lab, name), g in registry.glossary.items() if g.get("others"))
-    return {"facts": len(rows), "nodes": len(registry.nodes), "citations": {"checked": checked, "failed": 0},
+    return {"facts": len(rows), "nodes": len(registry.nodes), "rules": len(rules),
+            "citations": {"checked": checked, "failed": 0},
             "nodes_without_en": no_en, "glossary_conflicts": conflicts, "corpus": str(found.folder),
             "extraction_differences": [str(d) for d in differences],
             "extraction_known": [{"difference": str(d), "reason": known[(d.spec, d.kind, d.row)]}
@@ -226,5 +228,6 @@ def coverage(corpus=None) -> dict:
     """How much of the inventory the graph holds, per section and document, with the citation counts."""
     found = require_corpus(corpus)
     registry, rows = read_registry()
+    rules = read_rules_of(registry, rows)  # every `when` parsed and checked (OntologyError naming the cell)
     checked, errors = check_citations(registry, rows, found)
     return coverage_report(rows, {"checked": checked, "failed": len(errors)})

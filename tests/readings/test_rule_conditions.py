@@ -62,3 +62,11 @@ def test_a_wellformed_condition_builds(ontology_copy, corpus_dir):
     result = _build(ontology_copy, '"all(eq(初傳, Branch.卯), eq(中傳, Branch.戌), eq(末傳, Branch.巳))"',
                     corpus_dir=corpus_dir)
     assert result.exit_code == 0, result.output
+
+
+def test_check_refuses_a_malformed_condition_too(ontology_copy, corpus_dir):
+    (ontology_copy / "facts" / "000" / "zz_rules.csv").write_text(
+        HEADER + ROW.format(when='"eqq(初傳, Branch.卯)"', polarity="吉"), encoding="utf-8")
+    result = CliRunner().invoke(main, ["check"], env={"LEISHEN_ONTOLOGY": str(ontology_copy),
+                                                      "LEISHEN_CORPUS": str(corpus_dir)})
+    assert result.exit_code == 2 and "facts/000/zz_rules.csv row 2, column when (at 0): unknown predicate" in result.output
