@@ -16,12 +16,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from leishen.errors import BackendError
 from leishen.loaders.corpus import DOCS
-from leishen.queries.catalog import QUERIES
+from leishen.loaders.schema import load_schema
+from leishen.queries.catalog import QUERIES, REIFIED
 
 #: A node id as the rows print it: ``Label:key`` (e.g. ``Branch:zi``, ``General:liu_he``).
 NODE_ID = r"^[A-Z][A-Za-z]*:[^\s:]+$"
-#: A relation type as the schema spells it (``CLASHES``, ``LIFE_STAGE``).
-REL_TYPE = r"^[A-Z][A-Z0-9_]*$"
 MAX_TEXT = 200
 MAX_IDS = 64
 MAX_TYPES = 16
@@ -54,6 +53,20 @@ class Param:
         return kind | None, Field(None, description=self.description, examples=list(self.examples) or None)
 
 
+#: A direct relation type of the schema (``CLASHES``, ``LIFE_STAGE`` …; not the reifying SUBJECT, OBJECT …).
+RelationType = Literal[tuple(sorted(set(load_schema().relations) - set(REIFIED)))]
+
+
+def _types(description: str, required: bool) -> Param:
+    return Param("types", list[RelationType], description, required, min_length=1, max_length=MAX_TYPES,
+                 examples=(["CLASHES", "COMBINES"],))
+
+
+def _node_ids(description: str) -> Param:
+    return Param("node_ids", list[Annotated[str, Field(pattern=NODE_ID, max_length=MAX_TEXT)]], description,
+                 min_length=1, max_length=MAX_IDS, examples=(["Branch:zi", "Branch:wu"],))
+
+
 def _node(name: str, description: str, required: bool = True) -> Param:
     return Param(name, str, description, required, pattern=NODE_ID, max_length=MAX_TEXT, examples=("Branch:zi",))
 
@@ -67,12 +80,10 @@ PARAMS: dict[str, tuple[Param, ...]] = {
     "facts": (Param("doc", Literal[DOCS], "only facts citing this document", required=False),
               _node("node_id", "only facts naming this node", required=False)),
     "shortest_path": (_node("source", "start node"), _node("target", "end node"),
-                      Param("types", list[Annotated[str, Field(pattern=REL_TYPE, max_length=64)]],
-                            "only relations of these types (e.g. CLASHES); all when left out", required=False,
-                            min_length=1, max_length=MAX_TYPES, examples=(["CLASHES", "COMBINES"],))),
-    "relations_among": (Param("node_ids", list[Annotated[str, Field(pattern=NODE_ID, max_length=MAX_TEXT)]],
-                              f"the nodes (1 to {MAX_IDS}) among which to list direct relations",
-                              min_length=1, max_length=MAX_IDS, examples=(["Branch:zi", "Branch:wu"],)),),
+                      _types("only relations of these types; all when left out", required=False)),
+    "relations_among": (_node_ids(f"the nodes (1 to {MAX_IDS}) among which to list direct relations"),),
+    "relations_from": (_node_ids(f"the nodes (1 to {MAX_IDS}) whose outgoing relations to list"),
+                       _types("the relation types to follow", required=True)),
 }
 
 

@@ -42,6 +42,9 @@ def test_named_queries_answer_the_backend_rows(client, app):
                                                          "types": ["CLASHES"]}).json()["rows"]
     assert typed == store.run("shortest_path", source="Branch:zi", target="Branch:wu", types=["CLASHES"])
     assert typed[0]["types"] == ["CLASHES"]
+    leaving = client.get("/queries/relations_from", params={"node_ids": ["Branch:zi"], "types": ["CLASHES"]}).json()
+    assert leaving["rows"] == store.run("relations_from", node_ids=["Branch:zi"], types=["CLASHES"])
+    assert [r["target"]["id"] for r in leaving["rows"]] == ["Branch:wu"]
     facts = client.get("/queries/facts", params={"doc": "002", "node_id": "General:liu_he"}).json()["rows"]
     assert facts and facts == store.run("facts", doc="002", node_id="General:liu_he")
 
@@ -53,6 +56,8 @@ def test_named_queries_answer_the_backend_rows(client, app):
     ("/queries/symbol_relations", {"node_id": "MATCH (n) DETACH DELETE n"}, "node_id"),
     ("/queries/stats", {"bogus": "1"}, "bogus"),
     ("/queries/shortest_path", {"source": "Branch:zi", "target": "Branch:wu", "types": ["clashes; DROP"]}, "types"),
+    ("/queries/relations_from", {"node_ids": ["Branch:zi"], "types": ["SUBJECT"]}, "types"),
+    ("/queries/relations_from", {"node_ids": ["Branch:zi"]}, "types"),
     ("/queries/relations_among", {"node_ids": [f"Branch:b{i}" for i in range(65)]}, "node_ids"),
 ])
 def test_named_query_bad_parameters_name_the_field(client, path, params, field):
