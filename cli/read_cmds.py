@@ -92,7 +92,7 @@ def render_reading(reading: dict, lang: str) -> str:
 @click.command("read")
 @click.argument("moment", required=False)
 @click.option("--tz", default=None, help="IANA time zone for a moment without offset")
-@click.option("--topic", default=None, help="a topic in zh, ko or en (射覆, 求財, weather …); none: the general reading")
+@click.option("--topic", default=None, help="a topic in zh, ko or en (射覆, 求財, weather …), or '*' for every topic; none: the general reading")
 @click.option("--lang", type=click.Choice(LANGS), default="zh", show_default=True, help="language of the meanings")
 @click.option("--chart", "typed", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="read a chart typed by hand (the JSON shape of `leishen chart --json`)")

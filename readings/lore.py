@@ -137,7 +137,7 @@ LEIXIANG_TYPES = ("SYMBOLIZES", "HAS_COLOUR", "HAS_NUMBER", "HAS_TASTE")
 
 def leixiang_findings(reader, b, topic: str | None) -> list[dict]:
     """The 類象 of 初傳 (and of its general) in the domains *topic* consults; one backend call."""
-    domains = reader.consults.get(topic)
+    domains = set().union(*reader.consults.values()) if topic == "*" else reader.consults.get(topic)
     first = b.slots.get("初傳")
     if not domains or first is None or "liuren" not in b.systems:
         return []
@@ -154,5 +154,6 @@ def leixiang_findings(reader, b, topic: str | None) -> list[dict]:
         path = chain_walk(chains[row["source"]["id"]], reader.props) + [hop, node_json(row["target"]["id"], reader.props)]
         found = _lore("liuren", "leixiang", f"{row['source']['id']}/{row['fact']}", row["fact"], reader, path, [],
                       meaning(row["target"]["id"], reader.props), {"初傳": first.value})
-        out.append({**found, "topic": reader.props[topic]["name"]})
+        topics = [t for t, d in reader.consults.items() if row["qualifiers"].get("category") in d]
+        out.append({**found, "topic": reader.props[topic if topic != "*" else topics[0]]["name"]})
     return out

@@ -15,6 +15,7 @@ from dataclasses import replace
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition, vocabulary
+from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
@@ -25,6 +26,7 @@ from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
 LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang")
+ALL_TOPICS = "*"  # a reading of every topic at once
 
 
 class TopicError(LeishenError):
@@ -58,7 +60,7 @@ class Reader:
         self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
         self.meanings = defaultdict(list)  # pattern id → facts giving its meaning without a condition
         for f in self.data.facts:
-            if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and not f.when:
+            if f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and not f.when:
                 self.meanings[f.subject].append(f)
         locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
@@ -71,11 +73,12 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
+        self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self._chosen: dict = {}
         self.conditioned_meanings = {f.subject for f in self.data.facts
-                                     if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and f.when}
+                                     if f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and f.when}
         self.consults = defaultdict(set)  # topic id → the names of the domains it consults (類神)
         for f in self.data.facts:
             if f.relation == "CONSULTS":
@@ -91,8 +94,8 @@ class Reader:
 
     def topic_id(self, topic: str | None) -> str | None:
         """The Topic node id a zh, ko or en topic name (or an id) denotes; TopicError naming the topics."""
-        if topic is None:
-            return None
+        if topic is None or topic == ALL_TOPICS:
+            return topic
         wanted = topic.strip().lower()
         for t in self.topics():
             if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower()):
@@ -102,10 +105,12 @@ class Reader:
 
     # ---- evaluation ---------------------------------------------------------------------------
     def _in_scope(self, rule, ctx: Context) -> bool:
+        """In scope: the rule's system was computed, and it has no topic or the one asked (every topic
+        when the reading asks ALL_TOPICS)."""
         if rule.system not in ctx.bindings.systems:
             return False
-        topic = dict(self.facts[rule.fact].qualifiers).get("topic")
-        return topic is None or topic == ctx.topic
+        topic = self.rule_topic[rule.fact]
+        return topic is None or topic == ctx.topic or ctx.topic == ALL_TOPICS
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
@@ -182,7 +187,8 @@ class Reader:
             findings += leixiang_findings(self, b, topic_id)
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
-                "topic": self.props[topic_id]["name"] if topic_id else None, "bindings": b.as_ids(),
+                "topic": self.props[topic_id]["name"] if topic_id not in (None, ALL_TOPICS) else topic_id,
+                "bindings": b.as_ids(),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
