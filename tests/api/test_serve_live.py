@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 
@@ -43,7 +44,7 @@ def test_two_workers_answer_alike_and_stop_cleanly():
     try:
         base = f"http://127.0.0.1:{port}"
         wait_until_up(base + "/health", process)
-        answers = {json.dumps(get(base + "/symbols/子")[1], sort_keys=True) for _ in range(8)}
+        answers = {json.dumps(get(base + "/symbols/" + urllib.parse.quote("子"))[1], sort_keys=True) for _ in range(8)}
         assert len(answers) == 1
         status, health = get(base + "/health")
         assert status == 200 and health["status"] == "ok"
