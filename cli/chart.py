@@ -12,13 +12,14 @@ import click
 from leishen.engine.calendar import DAY_BOUNDARIES, parse_moment
 from leishen.engine.chart import ChartRequest, build_chart, parse_systems
 from leishen.engine.liuren.options import (
-    DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SpecialOrder,
+    DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SheHaiSeat,
+    SpecialOrder,
 )
 from leishen.errors import ChartError, LeishenError
 
 EXIT_USAGE = 2
 LIUREN_FLAGS = {"month_general": MonthGeneralRule, "noble_table": NobleTable, "day_night": DayNight,
-                "shehai": SheHaiRule, "special_order": SpecialOrder, "fuyin_ke": FuYinKe}
+                "shehai": SheHaiRule, "shehai_seat": SheHaiSeat, "special_order": SpecialOrder, "fuyin_ke": FuYinKe}
 
 
 def _handle_errors(func):
