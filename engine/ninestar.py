@@ -26,13 +26,14 @@ from enum import StrEnum
 from functools import lru_cache
 
 from leishen.engine.calendar import (
-    BRANCHES, CHINA_STANDARD_TIME, chart_clock, check_moment, pillars, sexagenary_index, terms_between,
+    BRANCHES, CHINA_STANDARD_TIME, MomentFacts, chart_clock, check_moment, day_number, moment_facts, terms_between,
 )
-from leishen.engine.qimen.ju import day_number, sexagenary_of_day_number
+from leishen.engine.qimen.ju import sexagenary_of_day_number
 from leishen.engine.qimen.plate import parse_option
 from leishen.errors import ChartError
 
 __all__ = ["STARS", "DayLeap", "DayFlight", "year_star", "month_star", "day_star", "fly", "ninestar_chart",
+           "ninestar_from_facts",
            "validate_ninestar", "render_ninestar"]
 
 STARS = ("一白", "二黑", "三碧", "四綠", "五黃", "六白", "七赤", "八白", "九紫")
@@ -121,21 +122,26 @@ def ninestar_chart(moment: datetime, *, day_boundary: str = "23:00", longitude: 
                    day_leap: DayLeap | str = DayLeap.CONTINUE, day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
     """Centre stars of the year, month and day of *moment*, and the flying plate of each."""
     check_moment(moment)
+    facts = moment_facts(moment, day_boundary=day_boundary, longitude=longitude)
+    return ninestar_from_facts(facts, day_leap=day_leap, day_flight=day_flight)
+
+
+def ninestar_from_facts(facts: MomentFacts, *, day_leap: DayLeap | str = DayLeap.CONTINUE,
+                        day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
+    """The Nine Star part from the calendar of a moment already computed (the chart pipeline's path)."""
     leap = parse_option(DayLeap, day_leap, "day_leap")
     flight = parse_option(DayFlight, day_flight, "day_flight")
-    four = pillars(moment, day_boundary=day_boundary, longitude=longitude)
-    cst_year = moment.astimezone(CHINA_STANDARD_TIME).year
-    year = cst_year if sexagenary_index(four.year) == (cst_year - 4) % 60 else cst_year - 1
-    n = day_number(chart_clock(moment, longitude), day_boundary)
-    day, dun = day_star(n, cst_year, moment.tzinfo, day_boundary=day_boundary, longitude=longitude, leap=leap)
-    stars = {"year": year_star(year), "month": month_star(four.year[1], four.month[1]), "day": day}
+    four = facts.pillars
+    day, dun = day_star(facts.day_number, facts.cst_year, facts.moment.tzinfo, day_boundary=facts.day_boundary,
+                        longitude=facts.longitude, leap=leap)
+    stars = {"year": year_star(facts.solar_year), "month": month_star(four.year[1], four.month[1]), "day": day}
     day_forward = flight is DayFlight.FORWARD or dun == "陽"
     return {
         **stars,
         "day_dun": dun,
         "plates": {"year": fly(stars["year"]), "month": fly(stars["month"]),
                    "day": fly(day, forward=day_forward)},
-        "options": {"day_boundary": day_boundary, "longitude": longitude, "day_leap": leap.value,
+        "options": {"day_boundary": facts.day_boundary, "longitude": facts.longitude, "day_leap": leap.value,
                     "day_flight": flight.value},
     }
 
