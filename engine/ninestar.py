@@ -26,14 +26,14 @@ from enum import StrEnum
 from functools import lru_cache
 
 from leishen.engine.calendar import (
-    BRANCHES, CHINA_STANDARD_TIME, MomentFacts, chart_clock, check_moment, day_number, moment_facts, terms_between,
+    BRANCHES, CHINA_STANDARD_TIME, DAY_BOUNDARIES, MomentFacts, chart_clock, check_moment, day_number, moment_facts, terms_between,
 )
 from leishen.engine.qimen.ju import sexagenary_of_day_number
 from leishen.engine.qimen.plate import parse_option
 from leishen.errors import ChartError
 
 __all__ = ["STARS", "DayLeap", "DayFlight", "year_star", "month_star", "day_star", "fly", "ninestar_chart",
-           "ninestar_from_facts",
+           "ninestar_from_facts", "check_options",
            "validate_ninestar", "render_ninestar"]
 
 STARS = ("一白", "二黑", "三碧", "四綠", "五黃", "六白", "七赤", "八白", "九紫")
@@ -126,6 +126,18 @@ def ninestar_chart(moment: datetime, *, day_boundary: str = "23:00", longitude: 
     return ninestar_from_facts(facts, day_leap=day_leap, day_flight=day_flight)
 
 
+def check_options(*, day_boundary: str = "23:00", longitude: float | None = None,
+                  day_leap: DayLeap | str = DayLeap.CONTINUE, day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
+    """Check Nine Star options without computing a chart; return them as the chart shows them."""
+    if day_boundary not in DAY_BOUNDARIES:
+        raise ChartError(f"day_boundary: {day_boundary!r} is not one of {', '.join(DAY_BOUNDARIES)}")
+    if longitude is not None and not -180.0 <= longitude <= 180.0:
+        raise ChartError(f"longitude: {longitude!r} is outside -180..180 degrees")
+    return {"day_boundary": day_boundary, "longitude": longitude,
+            "day_leap": parse_option(DayLeap, day_leap, "day_leap").value,
+            "day_flight": parse_option(DayFlight, day_flight, "day_flight").value}
+
+
 def ninestar_from_facts(facts: MomentFacts, *, day_leap: DayLeap | str = DayLeap.CONTINUE,
                         day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
     """The Nine Star part from the calendar of a moment already computed (the chart pipeline's path)."""
@@ -167,12 +179,12 @@ def validate_ninestar(d: dict) -> dict:
     for key in ("year", "month", "day"):
         if key in d:
             out[key] = _star_field(d[key], f"ninestar.{key}")
-    plates = d.get("plates", {})
+    if "plates" not in d:
+        return out
+    plates = d["plates"]
     if not isinstance(plates, dict):
         raise ChartError("ninestar.plates: expected an object of plates keyed year/month/day")
-    out["plates"] = {}
-    for key, plate in plates.items():
-        out["plates"][key] = _check_plate(plate, key, out.get(key))
+    out["plates"] = {key: _check_plate(plate, key, out.get(key)) for key, plate in plates.items()}
     return out
 
 

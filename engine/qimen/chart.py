@@ -42,7 +42,7 @@ from .ju import YUAN_NAMES, JuFacts, JuMethod, chai_bu, zhi_run_of_day
 from .plate import CentreHost, DeityNames, Plate, parse_option, build_plate, host_palace
 from .symbols import BRANCH_PALACE, PALACES
 
-__all__ = ["qimen_chart", "qimen_from_facts", "chart_from_plate", "hour_and_day", "term_in_force"]
+__all__ = ["qimen_chart", "qimen_from_facts", "check_options", "chart_from_plate", "hour_and_day", "term_in_force"]
 
 _KEYS = tuple(str(p) for p in PALACES)
 _SEXAGENARY = tuple(sexagenary_name(i) for i in range(60))
@@ -80,6 +80,13 @@ def _options(method, day_boundary, longitude, centre_host, deities, leap_thresho
     opts = _check_options(method, day_boundary, longitude, centre_host, deities, leap_threshold)
     _OPTIONS[(method, day_boundary, longitude, centre_host, deities, leap_threshold)] = opts
     return opts
+
+
+def check_options(*, method: JuMethod | str = JuMethod.CHAI_BU, day_boundary: str = "23:00",
+                  longitude: float | None = None, centre_host: CentreHost | str = CentreHost.KUN2,
+                  deities: DeityNames | str = DeityNames.MODERN, leap_threshold: int = 9) -> dict:
+    """Check Qimen options without computing a chart; return them as the chart shows them."""
+    return dict(_check_options(method, day_boundary, longitude, centre_host, deities, leap_threshold).shown)
 
 
 def _check_options(method, day_boundary, longitude, centre_host, deities, leap_threshold) -> _Options:
