@@ -41,7 +41,8 @@ def parse_moment(text: str | None, tz: str | None = None, *, fold: int | None = 
     """
     zone = zone_named(tz) if tz else None
     if text is None or (isinstance(text, str) and text.strip().lower() == NOW):
-        return check_moment(datetime.now(zone) if zone else datetime.now().astimezone())
+        now = datetime.now(zone) if zone else datetime.now().astimezone()
+        return check_moment(now.replace(microsecond=0))
     parsed = _fromisoformat(text)
     if parsed.tzinfo is None:
         if zone is None:
@@ -62,7 +63,7 @@ def _fromisoformat(text) -> datetime:
     try:
         return datetime.fromisoformat(text.strip())
     except ValueError as exc:
-        if _DATE_SHAPE.match(text) and "out of range" in str(exc):
+        if _DATE_SHAPE.match(text) and ("out of range" in str(exc) or "must be in" in str(exc)):
             raise MomentError(f"moment: {text.strip()!r}: no such date ({exc})") from exc
         raise MomentError(f"moment: {text!r} is not an ISO 8601 date-time such as {_EXAMPLE}") from exc
 
