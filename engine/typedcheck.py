@@ -35,7 +35,7 @@ _QUIET = {"options", "offset", "birth", "checks"}
 
 def check_typed_chart(data) -> dict:
     """Validate, recompute and compare a typed chart; return ``{"chart", "checks", "agrees"}``."""
-    given = parse_typed_chart(data).model_dump(exclude_unset=True)
+    given = parse_typed_chart(data).model_dump(exclude_unset=True, exclude_none=True)   # null = not given
     chart = _normalise(given)
     request = _request(chart)
     computed = None

@@ -35,7 +35,7 @@ def _fail(field: str, message: str) -> None:
 
 def _symbol(value, field: str, allowed, aliases: dict[str, str], kind: str) -> str:
     value = aliases.get(value, value) if isinstance(value, str) else value
-    if value not in allowed:
+    if not isinstance(value, str) or value not in tuple(allowed):     # tuple: a str of names is not a substring test
         _fail(field, f"{value!r} is not {kind}")
     return value
 
@@ -243,7 +243,7 @@ def _check_duty(chart: dict) -> None:
     hour = 10 * "子戌申午辰寅".index(xun[1])
     if "void" in chart and sorted(chart["void"]) != sorted(void_of_hour(hour)):
         _fail("void", f"{chart['void']!r}, but the 旬 {xun[:2]} leaves {list(void_of_hour(hour))} void")
-    if "horse" in chart and chart["horse"] not in BRANCHES:
+    if "horse" in chart and chart["horse"] not in tuple(BRANCHES):
         _fail("horse", f"{chart['horse']!r} is not a branch")
 
 
