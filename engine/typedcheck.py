@@ -211,9 +211,10 @@ def _walk(typed: dict, computed: dict | None, prefix: str, differences: list, ag
 
 
 def _plain(value):
-    """Computed parts may be read-only dicts or tuples: compare and print them as JSON values."""
+    """Computed parts may be read-only dicts or tuples: compare and print them as JSON values
+    (null members dropped, as in the typed chart, where null means not given)."""
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
+        return {k: _plain(v) for k, v in value.items() if v is not None}
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
     return value
