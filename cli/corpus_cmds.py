@@ -9,6 +9,7 @@ from leishen.errors import CitationError
 from leishen.loaders.build import build_graph, check_citations, fact_dict, load_facts, read_registry
 from leishen.loaders.corpus import load_corpus, parse_citation
 from leishen.loaders.coverage import coverage_report
+from leishen.loaders.rule_coverage import rule_coverage
 from leishen.loaders.extract import cross_check
 from leishen.loaders.schema import load_schema
 
@@ -59,10 +60,13 @@ def check(corpus, extract, as_json):
 
 @click.command()
 @corpus_option
+@click.option("--rules", "rules", is_flag=True, help="coverage of the rules' structured conditions instead")
 @json_option
 @handle_errors
-def coverage(corpus, as_json):
+def coverage(corpus, rules, as_json):
     """How much of the inventory's 3,114 facts the graph holds, per section and document."""
+    if rules:
+        return _rule_coverage(as_json)
     found = _require_corpus(corpus)
     registry, facts = read_registry()
     checked, errors = check_citations(registry, facts, found)
@@ -104,3 +108,28 @@ def passage(src, corpus, as_json):
     click.echo(table([[r["item"] or "", r["subject"]["name"], f"{r['relation']} {r['zh']}", r["object"]["name"],
                        " ".join(f"{k}={v['name'] if isinstance(v, dict) else v}" for k, v in r["qualifiers"].items()),
                        r["variant"] or ""] for r in rows], ["item", "subject", "relation", "object", "qualifiers", "variant"]))
+
+
+def _rule_coverage(as_json: bool) -> None:
+    """`coverage --rules`: per document, rule facts structured / needing judgment / not yet structured."""
+    registry, facts = read_registry()
+    report = rule_coverage(facts)
+    if as_json:
+        emit_json(report)
+        return
+    rows = [[d, v["rules"], v["structured"], len(v["needs_judgment"]), len(v["unstructured"]), len(v["prose"]),
+             f"{100 * v['structured'] / v['rules']:.1f}%" if v["rules"] else "-"]
+            for d, v in report["documents"].items()]
+    t = report["total"]
+    rows.append(["total", t["rules"], t["structured"], t["needs_judgment"], t["unstructured"], t["prose"],
+                 f"{100 * t['structured_share']:.1f}%"])
+    click.echo(table(rows, ["document", "rule facts", "structured", "needs judgment", "not yet structured",
+                            "prose conditions", "structured share"]))
+    for d, v in report["documents"].items():
+        for r in v["needs_judgment"]:
+            click.echo(f"needs judgment  {r['fact']}  {r['judgment']}")
+    for d, v in report["documents"].items():
+        for r in v["unstructured"][:20]:
+            click.echo(f"not structured  {r['fact']}  {r['relation']}  {r['condition'] or ''}")
+        if len(v["unstructured"]) > 20:
+            click.echo(f"not structured  … {len(v['unstructured']) - 20} more in {d} (--json lists all)")

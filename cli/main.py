@@ -21,6 +21,8 @@ COMMANDS = {
     "chart": "leishen.cli.chart:chart",
     "neo4j": "leishen.cli.neo4j_cmd:neo4j",
     "cypher": "leishen.cli.cypher_cmd:cypher",
+    "read": "leishen.cli.read_cmds:read",
+    "find": "leishen.cli.read_cmds:find",
 }
 
 

@@ -1,3 +1,49 @@
-"""leishen (類神): a cited correspondence graph of the Three Arts, chart engines and readings."""
+"""leishen (類神): a cited correspondence graph of the Three Arts, chart engines and readings.
+
+The Python API (see README § Python API)::
+
+    import leishen
+    c = leishen.chart("2026-12-01T10:00+09:00")            # the chart JSON of all three systems
+    r = leishen.read("2026-12-01T10:00+09:00", topic="射覆")  # findings with paths and citations
+    g = leishen.graph()                                      # the NetworkX MultiDiGraph
+    hits = list(leishen.find("斫輪", "2026-01-01T00:00+08:00", "2026-12-31T23:00+08:00"))
+"""
+
+from __future__ import annotations
 
 __version__ = "0.1.0"
+
+
+def _moment(value, tz=None):
+    from datetime import datetime
+
+    from leishen.engine.calendar import parse_moment
+    return value if isinstance(value, datetime) else parse_moment(str(value), tz)
+
+
+def chart(moment, *, tz: str | None = None, request=None) -> dict:
+    """The chart of a moment (ISO text with an offset, or with *tz*; or an aware datetime)."""
+    from leishen.engine.chart import ChartRequest, build_chart
+    return build_chart(_moment(moment, tz), request or ChartRequest())
+
+
+def read(moment_or_chart, *, tz: str | None = None, topic: str | None = None, backend=None, request=None) -> dict:
+    """The reading of a moment or of a chart dict (computed or typed in)."""
+    from leishen import readings
+    c = moment_or_chart if isinstance(moment_or_chart, dict) else chart(moment_or_chart, tz=tz, request=request)
+    return readings.read(c, topic=topic, backend=backend)
+
+
+def find(rule: str, start, end, *, tz: str | None = None, step: str = "hour", topic: str | None = None,
+         backend=None):
+    """The moments from *start* to *end* where *rule* holds (an iterator of dicts)."""
+    from leishen import readings
+    return readings.find(rule, _moment(start, tz), _moment(end, tz), step=step, topic=topic, backend=backend)
+
+
+def graph(backend: str = "networkx"):
+    """The lore graph: a NetworkX MultiDiGraph (the embedded default)."""
+    from leishen import readings
+    r = readings.reader(backend)
+    r.backend.ensure_loaded()
+    return r.backend.graph

@@ -22,6 +22,7 @@ import networkx as nx
 
 from leishen.errors import CitationError
 from leishen.loaders.corpus import Corpus, load_corpus
+from leishen.loaders.conditions import read_rules
 from leishen.loaders.records import Edge, Fact, GraphData, Node
 from leishen.loaders.schema import RelationDef, Schema, load_schema, ontology_dir
 from leishen.loaders.tables import (Registry, raise_errors, read_entities, read_facts,
@@ -41,6 +42,14 @@ def read_registry(schema: Schema | None = None) -> tuple[Registry, list[Fact]]:
     facts = read_facts(folder / "facts", registry, errors)
     raise_errors(errors, "the fact tables")
     return registry, facts
+
+
+def read_rules_of(registry: Registry, facts: list[Fact]) -> list:
+    """The checked rules of the facts that carry a condition; raise OntologyError naming every bad cell."""
+    errors: list[str] = []
+    rules = read_rules(facts, registry.schema, registry.index, errors)
+    raise_errors(errors, "the rule conditions")
+    return rules
 
 
 def _names(node: Node) -> list[str]:
@@ -98,7 +107,8 @@ def _reify(fact: Fact, registry: Registry, rel: RelationDef, quals: str) -> tupl
         "key": fact.id, "label": "Fact", "name": f"{s['name']}{rel.zh}{o['name']}",
         "ko": f"{s['ko']} {rel.ko} {o['ko']}", "en": f"{s['en'] or s['name']} {rel.en} {o['en'] or o['name']}",
         "relation": fact.relation, "src": src, "item": fact.item, "variant": fact.variant, "note": fact.note,
-        "qualifiers": quals, "aliases": [], "file": fact.file, "row": fact.row})
+        "qualifiers": quals, "aliases": [], "file": fact.file, "row": fact.row,
+        "when": fact.when, "polarity": fact.polarity, "judgment": fact.judgment})
     props = {"zh": rel.zh, "src": src, "qualifiers": quals, "variant": fact.variant, "note": fact.note,
              "item": fact.item, "fact": fact.id, "type": fact.relation}
     edges = [Edge(fact.subject, fact.object, fact.relation, fact.id, props),
@@ -165,7 +175,7 @@ def _build(corpus_dir: Path | None, check: bool, _ontology: Path) -> GraphData:
             node, fact_edges = _reify(fact, registry, schema.relations[fact.relation], fact.qualifiers_json())
             nodes.append(node)
             edges += fact_edges
-        return GraphData(nodes, edges, facts)
+        return GraphData(nodes, edges, facts, read_rules_of(registry, facts))
 
 
 def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> GraphData:

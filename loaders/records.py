@@ -70,6 +70,9 @@ class Fact:
     item: str
     file: str
     row: int
+    when: str = ""  # the rule's condition (docs/rules.md), blank for a plain fact
+    polarity: str = ""  # 吉 凶 平 混 of a rule's outcome
+    judgment: str = ""  # what the text leaves to the reader, when anything
 
     @property
     def docs(self) -> set[str]:
@@ -91,3 +94,4 @@ class GraphData:
     nodes: list[Node]
     edges: list[Edge]
     facts: list[Fact]
+    rules: list = field(default_factory=list)  # loaders.conditions.Rule, one per fact with a `when`

@@ -20,7 +20,9 @@ from leishen.loaders.records import Fact, Node, Ref
 from leishen.loaders.schema import Schema
 
 ENTITY_COLUMNS = ("key", "name", "ko", "en", "aliases", "order", "src")
-FACT_COLUMNS = ("item", "relation", "subject", "object", "qualifiers", "src", "terms", "variant", "note")
+FACT_COLUMNS = ("item", "relation", "subject", "object", "qualifiers", "src", "terms", "variant", "note",
+                "when", "polarity", "judgment")
+OPTIONAL_FACT_COLUMNS = ("terms", "variant", "note", "order", "item", "qualifiers", "when", "polarity", "judgment")
 GLOSSARY_COLUMNS = ("label", "name", "ko", "en", "note")
 REF = re.compile(r"^([A-Z][A-Za-z]+):(.+)$")
 QUALIFIER_KEY = re.compile(r"[a-z][a-z0-9_]*")
@@ -54,7 +56,7 @@ def read_csv(path: Path, columns: tuple[str, ...], rel: str, errors: list[str]) 
     with path.open(encoding="utf-8", newline="") as fh:
         reader = csv.DictReader(fh)
         header = reader.fieldnames or []
-        missing = [c for c in columns if c not in header and c not in ("terms", "variant", "note", "order", "item", "qualifiers")]
+        missing = [c for c in columns if c not in header and c not in OPTIONAL_FACT_COLUMNS]
         if missing:
             errors.append(f"{rel}: header lacks column(s) {', '.join(missing)} (expected {','.join(columns)})")
             return []
@@ -219,7 +221,7 @@ def _quick_fact(row: list[str], col: dict, registry: Registry, rel: str, n: int,
     quals, node_quals = parsed
     get = lambda name: row[col[name]] if name in col else ""  # noqa: E731
     return Fact(f"{rel}#{n}", rdef.name, s[0], o[0], quals, node_quals, cite, tuple(_split(get("terms"))),
-                variant, get("note"), get("item"), rel, n) if cite else None
+                variant, get("note"), get("item"), rel, n, get("when"), get("polarity"), get("judgment")) if cite else None
 
 
 def read_fact_row(row: dict, registry: Registry, rel: str, n: int, errors: list[str]) -> Fact | None:
@@ -249,7 +251,8 @@ def read_fact_row(row: dict, registry: Registry, rel: str, n: int, errors: list[
     if len(errors) > before:
         return None
     return Fact(f"{rel}#{n}", rdef.name, subject, obj, quals, node_quals, tuple(cites),
-                tuple(_split(row.get("terms"))), variant, row.get("note", ""), row.get("item", ""), rel, n)
+                tuple(_split(row.get("terms"))), variant, row.get("note", ""), row.get("item", ""), rel, n,
+                row.get("when", ""), row.get("polarity", ""), row.get("judgment", ""))
 
 
 def read_facts(folder: Path, registry: Registry, errors: list[str]) -> list[Fact]:

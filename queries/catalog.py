@@ -22,6 +22,10 @@ Row shapes (lists of plain dicts, sorted as stated, identical on both backends):
     one row ``{"nodes": [end, …], "types": [type, …]}`` — among all shortest paths over direct relations
     (either direction, never through Fact or Passage nodes) the one whose node-id list is smallest, each hop
     taking its smallest relation type; no row when unconnected.
+``rule_checks(paths, facts)``
+    the ground checks of the rules' graph predicates (see :mod:`leishen.queries.reading_traversal`): one row
+    ``{"id", "hops": [[from, type, to, key, src, forward], …]}`` per check that holds, with its smallest witness
+    (hops compared by (from, type, to, key)); sorted by id.
 ``relations_among(node_ids)``
     direct relations whose both ends are in ``node_ids`` (the 刑沖破害合 among a chart's branches …): rows
     ``{"source": end, "target": end, "type", "zh", "src", "variant", "fact"}`` sorted by (type, source.id, target.id, fact).
@@ -51,6 +55,7 @@ QUERIES: dict[str, NamedQuery] = {q.name: q for q in (
     NamedQuery("facts", ("doc", "node_id"), "facts by document and/or node, in the export shape"),
     NamedQuery("shortest_path", ("source", "target"), "the smallest shortest typed path between two nodes"),
     NamedQuery("relations_among", ("node_ids",), "direct relations among a set of nodes"),
+    NamedQuery("rule_checks", ("paths", "facts"), "the ground checks of the rules' graph predicates, with witnesses"),
 )}
 
 

@@ -50,5 +50,16 @@ def _relations_among(records: list[dict]) -> list[dict]:
              "src": list(r["src"]), "variant": r["variant"], "fact": r["fact"]} for r in records]
 
 
+
+def _rule_checks(records: list[dict]) -> list[dict]:
+    """The smallest witness of each check (hops compared by from, type, to, key), as the traversal gives it."""
+    best: dict = {}
+    for r in records:
+        hops = [[h[0], h[1], h[2], h[3], list(h[4] or ()), bool(h[5])] for h in r["hops"]]
+        key = tuple((h[0], h[1], h[2], h[3]) for h in hops)
+        if r["id"] not in best or key < best[r["id"]][0]:
+            best[r["id"]] = (key, hops)
+    return [{"id": i, "hops": best[i][1]} for i in sorted(best)]
+
 CONVERTERS = {"stats": _stats, "resolve": _resolve, "symbol_relations": _symbol_relations, "facts": _facts,
-              "shortest_path": _shortest_path, "relations_among": _relations_among}
+              "shortest_path": _shortest_path, "relations_among": _relations_among, "rule_checks": _rule_checks}

@@ -9,6 +9,7 @@ from itertools import islice
 import networkx as nx
 
 from leishen.queries.catalog import HIDDEN_LABELS, REIFIED
+from leishen.queries.reading_traversal import READING_TRAVERSALS
 
 
 def end(g: nx.MultiDiGraph, node_id: str) -> dict:
@@ -127,4 +128,4 @@ def relations_among(g: nx.MultiDiGraph, node_ids: list[str]) -> list[dict]:
 
 
 TRAVERSALS = {"stats": stats, "resolve": resolve, "symbol_relations": symbol_relations, "facts": facts,
-              "shortest_path": shortest_path, "relations_among": relations_among}
+              "shortest_path": shortest_path, "relations_among": relations_among, **READING_TRAVERSALS}

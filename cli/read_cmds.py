@@ -1,0 +1,122 @@
+"""``leishen read`` and ``leishen find``: a chart read by graph traversal, and the moments a rule holds."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from leishen.cli.options import backend_options, handle_errors, open_backend
+from leishen.errors import ChartError
+
+MARKS = {"吉": "○", "凶": "×", "平": "·", "混": "±", None: " "}
+CHART_HOPS = {"PLATE_OVER": ("上", "has over it"), "RIDDEN_BY": ("乘", "carries"), "LODGES": ("寄", "lodges at"),
+              "UNDER": ("臨", "stands over"), "IS_SLOT": ("為", "is the"), "MEETS": ("合", "meets"),
+              "STANDS_IN": ("落", "stands in"), "FLYING_STAR": ("飛", "holds")}
+LANGS = ("zh", "ko", "en")
+
+
+def _reader(backend, uri, user, password):
+    from leishen.readings import Reader, reader
+    if backend == "networkx":
+        return reader("networkx")
+    return Reader(open_backend(backend, uri, user, password))
+
+
+def _load_chart(path: str) -> dict:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ChartError(f"{path}: cannot be read ({exc})") from exc
+    except json.JSONDecodeError as exc:
+        raise ChartError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+    if not isinstance(data, dict) or not any(isinstance(data.get(s), dict) for s in ("liuren", "qimen", "ninestar")):
+        raise ChartError(f"{path}: a chart needs at least one of liuren, qimen, ninestar")
+    return data
+
+
+def path_words(path: list, lang: str, schema) -> str:
+    """A finding's path in words: names joined by the relations (chart hops in brackets)."""
+    out = []
+    for hop in path:
+        if "node" in hop:
+            slot = f"{hop['slot']} " if hop.get("slot") else ""
+            out.append(f"{slot}{hop['node']['name']}")
+        elif "value" in hop:
+            out.append(f"{hop.get('slot') or ''} {hop['value']}")
+        elif hop.get("chart"):
+            zh, en = CHART_HOPS.get(hop["rel"], (hop["rel"], hop["rel"].lower()))
+            out.append(f"[{zh if lang != 'en' else en}]")
+        else:
+            rdef = schema.relations.get(hop["rel"])
+            word = (rdef.zh if lang == "zh" else rdef.ko if lang == "ko" else rdef.en) if rdef else hop["rel"]
+            out.append(f"-{word}->" if hop.get("forward", True) else f"<-{word}-")
+    return " ".join(out)
+
+
+def render_reading(reading: dict, lang: str) -> str:
+    """Findings grouped by system and topic, one line each; then the tally and the judgment list."""
+    from leishen.loaders.schema import load_schema
+    schema = load_schema()
+    lines = [f"{(reading.get('moment') or {}).get('local', '')}  topic: {reading['topic'] or '(general reading)'}"]
+    groups: dict = {}
+    for f in reading["findings"]:
+        groups.setdefault((f["system"], f["topic"] or "general", f["query"]), []).append(f)
+    for (system, topic, query), items in sorted(groups.items()):
+        lines.append(f"\n【{system} · {topic} · {query}】")
+        for f in items:
+            mean = (f["meaning"] or {}).get(lang) or (f["meaning"] or {}).get("zh") or ""
+            judge = "  (needs judgment)" if f["certainty"] == "needs_judgment" else ""
+            lines.append(f" {MARKS.get(f['polarity'], ' ')} {mean}{judge}  ⟵ {path_words(f['path'], lang, schema)}"
+                         f"  [{', '.join(f['src'])}]")
+    lines.append("\ntally: " + "; ".join(f"{t}: " + " ".join(f"{k}{v}" for k, v in row.items())
+                                         for t, row in reading["tally"].items()))
+    if reading["needs_judgment"]:
+        lines.append("needs judgment: " + ", ".join(reading["needs_judgment"]))
+    return "\n".join(lines)
+
+
+@click.command("read")
+@click.argument("moment", required=False)
+@click.option("--tz", default=None, help="IANA time zone for a moment without offset")
+@click.option("--topic", default=None, help="a topic in zh, ko or en (射覆, 求財, weather …); none: the general reading")
+@click.option("--lang", type=click.Choice(LANGS), default="zh", show_default=True, help="language of the meanings")
+@click.option("--chart", "typed", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="read a chart typed by hand (the JSON shape of `leishen chart --json`)")
+@backend_options
+@click.option("--json", "as_json", is_flag=True, help="machine-readable JSON on stdout")
+@handle_errors
+def read(moment, tz, topic, lang, typed, backend, uri, user, password, as_json):
+    """Read the chart of MOMENT (or --chart FILE): every rule it meets, with its path and citations."""
+    import leishen
+    if (moment is None) == (typed is None):
+        raise ChartError("give exactly one of MOMENT or --chart FILE")
+    r = _reader(backend, uri, user, password)
+    chart = _load_chart(typed) if typed else leishen.chart(moment, tz=tz)
+    reading = r.read(chart, topic=topic)
+    click.echo(json.dumps(reading, ensure_ascii=False) if as_json else render_reading(reading, lang))
+
+
+@click.command("find")
+@click.argument("rule")
+@click.option("--from", "start", required=True, help="start of the range (ISO, with offset or --tz)")
+@click.option("--to", "end", required=True, help="end of the range (inclusive)")
+@click.option("--tz", default=None, help="IANA time zone for moments without offset")
+@click.option("--step", type=click.Choice(["hour", "day"]), default="hour", show_default=True)
+@click.option("--topic", default=None, help="the topic whose rules count")
+@backend_options
+@click.option("--json", "as_json", is_flag=True, help="JSON lines (the default output is JSON lines too)")
+@handle_errors
+def find(rule, start, end, tz, step, topic, backend, uri, user, password, as_json):
+    """The moments from --from to --to where RULE holds, as JSON lines (progress on stderr)."""
+    from leishen.engine.calendar import parse_moment
+    from leishen.readings.find import find as run_find, moments
+    r = _reader(backend, uri, user, password)
+    t0, t1 = parse_moment(start, tz), parse_moment(end, tz)
+    total = sum(1 for _ in moments(t0, t1, step))
+    with click.progressbar(length=total, label="find", file=sys.stderr) as bar:
+        for hit in run_find(r, rule, t0, t1, step=step, topic=topic, progress=lambda _t: bar.update(1)):
+            click.echo(json.dumps(hit, ensure_ascii=False))

@@ -1,0 +1,74 @@
+"""The NetworkX twins of the reading queries (row shapes in :mod:`leishen.queries.catalog`).
+
+``rule_checks(paths, facts)`` answers the ground checks of the rules' graph predicates
+(:mod:`leishen.readings.evaluate`): for each path check, the walks from ``a`` to ``b`` whose hops have
+the given types and directions (``out``, ``in`` or ``either``); for each fact check, the reified facts
+of the relation whose subject (reached from ``subject`` by the ``via`` steps) and object are given and
+whose qualifier ``role`` is ``value``. One row per check that holds, carrying its smallest witness.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+
+def _hops_from(g: nx.MultiDiGraph, node: str, rtype: str, direction: str):
+    """(next node, hop) for each edge of *rtype* leaving *node* in *direction*."""
+    if direction in ("out", "either"):
+        for _, v, key, d in g.out_edges(node, keys=True, data=True):
+            if d["type"] == rtype:
+                yield v, [node, rtype, v, key, list(d.get("src", ())), True]
+    if direction in ("in", "either"):
+        for u, _, key, d in g.in_edges(node, keys=True, data=True):
+            if d["type"] == rtype:
+                yield u, [node, rtype, u, key, list(d.get("src", ())), False]
+
+
+def walks(g: nx.MultiDiGraph, start: str, types: list[str], dirs: list[str]) -> list[tuple[str, list]]:
+    """Every (end node, hops) reached from *start* by steps of the given types and directions."""
+    frontier = [(start, [])]
+    for rtype, direction in zip(types, dirs):
+        frontier = [(nxt, hops + [hop]) for node, hops in frontier if node in g
+                    for nxt, hop in _hops_from(g, node, rtype, direction)]
+    return frontier
+
+
+def _path_check(g, c: dict) -> list | None:
+    found = [hops for end, hops in walks(g, c["a"], c["types"], c["dirs"]) if end == c["b"]]
+    return min(found, key=_hop_key) if found else None
+
+
+def _hop_key(hops: list) -> tuple:
+    return tuple((h[0], h[1], h[2], h[3]) for h in hops)
+
+
+def _fact_check(g, c: dict) -> list | None:
+    found = []
+    subjects = walks(g, c["subject"], c["via_types"], c["via_dirs"]) if c["via_types"] else [(c["subject"], [])]
+    for s, via in subjects:
+        if s not in g:
+            continue
+        for _, o, key, d in g.out_edges(s, keys=True, data=True):
+            if o != c["object"] or d["type"] != c["relation"]:
+                continue
+            fact = f"Fact:{d['fact']}"
+            quals = [v for _, v, q in g.out_edges(fact, data=True) if q["type"] == "QUALIFIER" and q["role"] == c["role"]]
+            if c["value"] in quals:
+                found.append(via + [[s, d["type"], o, key, list(d["src"]), True]])
+    return min(found, key=_hop_key) if found else None
+
+
+def rule_checks(g: nx.MultiDiGraph, paths: list[dict], facts: list[dict]) -> list[dict]:
+    rows = []
+    for c in paths:
+        hops = _path_check(g, c) if c["a"] in g else None
+        if hops is not None:
+            rows.append({"id": c["id"], "hops": hops})
+    for c in facts:
+        hops = _fact_check(g, c) if c["subject"] in g else None
+        if hops is not None:
+            rows.append({"id": c["id"], "hops": hops})
+    return sorted(rows, key=lambda r: r["id"])
+
+
+READING_TRAVERSALS = {"rule_checks": rule_checks}

@@ -1,0 +1,97 @@
+"""Findings: a rule that holds, as JSON with its ordered path, its evidence and its source.
+
+The path starts at a chart slot's node, follows the chart hops (marked ``chart: true``) and graph
+edges (each with its type, key and ``src``) that decided the condition, and ends with the fact's own
+edge to its meaning. The walks of the condition's other parts are the finding's ``evidence``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from leishen.loaders.records import Fact
+
+
+def node_json(node_id, props: dict[str, dict], slot: str | None = None) -> dict:
+    """A path node: {"node": {"id","label","key","name"}, "slot"?}."""
+    if isinstance(node_id, int):
+        return {"value": node_id, "slot": slot}
+    p = props.get(node_id, {})
+    out = {"node": {"id": node_id, "label": p.get("label", node_id.partition(":")[0]),
+                    "key": p.get("key", node_id.partition(":")[2]), "name": p.get("name", node_id)}}
+    if slot:
+        out["slot"] = slot
+    return out
+
+
+def chain_walk(chain: tuple, props: dict) -> list:
+    """A bound value's chain of chart hops as a walk."""
+    (root, slot), *hops = chain
+    walk = [node_json(root, props, slot)]
+    for rel, node in hops:
+        walk += [{"rel": rel, "chart": True, "src": None}, node_json(node, props)]
+    return walk
+
+
+def graph_walk(hops: list, props: dict) -> list:
+    """A graph witness ``[[from, type, to, key, src, forward], …]`` as a walk."""
+    walk = [node_json(hops[0][0], props)]
+    for frm, rtype, to, key, src, forward in hops:
+        walk += [{"rel": rtype, "chart": False, "src": list(src or ()), "key": key, "forward": bool(forward)},
+                 node_json(to, props)]
+    return walk
+
+
+def witness_walk(w, props: dict) -> list:
+    """A witness (a chart chain, or ``("graph", hops)``) as a walk."""
+    if isinstance(w, tuple) and w and w[0] == "graph":
+        return graph_walk(w[1], props)
+    return chain_walk(w, props)
+
+
+def _end(walk: list) -> str | None:
+    last = walk[-1]
+    return last.get("node", {}).get("id")
+
+
+def fact_hop(fact: Fact, forward: bool = True) -> dict:
+    return {"rel": fact.relation, "chart": False, "src": [str(c) for c in fact.src], "key": fact.id,
+            "forward": forward, "qualifiers": json.loads(fact.qualifiers_json())}
+
+
+def main_walk(fact: Fact, walks: list[list], props: dict, slot_concepts: dict) -> tuple[list, list]:
+    """(path, evidence): the walk that reaches the fact's subject, extended by the fact's edge."""
+    for i, walk in enumerate(walks):
+        if _end(walk) == fact.subject:
+            return walk + [fact_hop(fact), node_json(fact.object, props)], walks[:i] + walks[i + 1:]
+    slot = slot_concepts.get(fact.subject)
+    if slot is not None:
+        walk = chain_walk(slot.chain, props) + [{"rel": "IS_SLOT", "chart": True, "src": None},
+                                               node_json(fact.subject, props)]
+        return walk + [fact_hop(fact), node_json(fact.object, props)], walks
+    if walks:
+        walk = walks[0] + [{"rel": "MEETS", "chart": True, "src": None}, node_json(fact.subject, props)]
+        return walk + [fact_hop(fact), node_json(fact.object, props)], walks[1:]
+    return [node_json(fact.subject, props), fact_hop(fact), node_json(fact.object, props)], []
+
+
+def meaning(node_id: str, props: dict) -> dict:
+    p = props.get(node_id, {})
+    return {"id": node_id, "zh": p.get("name", node_id), "ko": p.get("ko", ""), "en": p.get("en", "")}
+
+
+def finding(*, system: str, topic: str | None, query: str, fact: Fact, name: str, polarity: str | None,
+            judgment: str, bindings: dict, path: list, evidence: list, props: dict, options: dict,
+            where: list) -> dict:
+    """The finding JSON (see docs/readings.md)."""
+    suffix = f"@{'/'.join(where)}" if where else ""
+    return {"id": f"{system}/{query}/{fact.id}{suffix}", "system": system, "topic": topic, "query": query,
+            "rule": {"fact": fact.id, "name": name, "item": fact.item or None},
+            "polarity": polarity or None, "certainty": "needs_judgment" if judgment else "holds",
+            "judgment": judgment or None, "bindings": bindings, "path": path, "evidence": evidence,
+            "meaning": meaning(path[-1]["node"]["id"], props) if "node" in path[-1] else None,
+            "src": [str(c) for c in fact.src], "variant": fact.variant or None, "options": options}
+
+
+def path_nodes(walk: list) -> list[str]:
+    return [h["node"]["id"] for h in walk if "node" in h]

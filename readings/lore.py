@@ -1,0 +1,108 @@
+"""The named readings that are not rules of the tables: what the lore says of the chart's own slots.
+
+- ``kin``: 五用神 / 六親 of each transmission against the day stem (``KIN_BRANCH`` facts);
+- ``stages``: the 長生 stage of the day stem at each transmission (``LIFE_STAGE`` facts);
+- ``vigour``: 旺相休囚死 of each transmission in the chart's season (``VIGOUR`` facts);
+- ``relations``: 刑 沖 破 害 合 among the chart's slots (direct edges of those types).
+
+Each is grounded into the same checks as the rules' graph predicates (one backend call answers the
+rules and these together), and each finding's path is the real edge that decided it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from leishen.readings.findings import chain_walk, graph_walk, meaning
+
+TRANSMISSIONS = ("初傳", "中傳", "末傳")
+RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
+RELATION_SLOTS = {"liuren": ("日干", "日支", "占時", "月將", "月建", "太歲", "初傳", "中傳", "末傳", "本命", "行年"),
+                  "qimen": ("日干", "日支", "時干", "時支")}
+FACT_READINGS = (("kin", "KIN_BRANCH", "Kin", "kin"), ("stages", "LIFE_STAGE", "LifeStage", "stage"),
+                 ("vigour", "VIGOUR", "Vigour", "season"))
+
+
+def _ids(reader, label: str) -> list[str]:
+    return sorted(n for n, lab in reader.labels.items() if lab == label)
+
+
+def lore_checks(reader, b) -> dict:
+    """(query, slot or pair, value) → the ground check that decides it."""
+    out = {}
+    s = b.slots
+    if "liuren" in b.systems and "日干" in s:
+        day = s["日干"].value
+        for name in TRANSMISSIONS:
+            if name not in s:
+                continue
+            t = s[name].value
+            for k in _ids(reader, "Kin"):
+                out[("kin", name, k)] = ("fact", "KIN_BRANCH", day, t, "kin", k, ())
+            for st in _ids(reader, "LifeStage"):
+                out[("stages", name, st)] = ("fact", "LIFE_STAGE", day, t, "stage", st, ())
+            if "季節" in s:
+                for v in _ids(reader, "Vigour"):
+                    out[("vigour", name, v)] = ("fact", "VIGOUR", t, v, "season", s["季節"].value, ())
+    for system, names in RELATION_SLOTS.items():
+        if system not in b.systems:
+            continue
+        present = [n for n in names if n in s and isinstance(s[n].value, str)]
+        for x, y in combinations(present, 2):
+            for rtype in RELATION_TYPES:
+                out[("relations", (system, x, y), rtype)] = ("path", s[x].value, ((rtype, "out"),), s[y].value)
+    return out
+
+
+def lore_findings(reader, b, answers: dict, checks: dict) -> list[dict]:
+    """The findings of the lore readings whose checks hold."""
+    out = []
+    for (query, where, value), check in sorted(checks.items(), key=repr):
+        hops = answers.get(check)
+        if not hops:
+            continue
+        if query == "relations":
+            system, x, y = where
+            path = chain_walk(b.slots[x].chain, reader.props)[:1] + graph_walk(hops, reader.props)[1:]
+            path[-1] = {**path[-1], "slot": y}
+            rdef = reader.data_schema.relations[value]
+            mean = {"id": None, "zh": rdef.zh, "ko": rdef.ko, "en": rdef.en}
+            fid = hops[-1][3]
+            out.append(_lore(system, query, f"{x}-{y}/{value}", fid, reader, path, [], mean,
+                             {x: check[1], y: check[3]}))
+        else:
+            path, evidence = _fact_path(b, where, check, hops, reader)
+            out.append(_lore("liuren", query, f"{where}/{value}", hops[-1][3], reader, path, evidence,
+                             meaning(value, reader.props), {where: b.slots[where].value}))
+    return out
+
+
+def _fact_path(b, slot: str, check: tuple, hops: list, reader) -> tuple[list, list]:
+    """(path, evidence). VIGOUR: transmission → its vigour. KIN_BRANCH / LIFE_STAGE: transmission ←OBJECT–
+    the fact –QUALIFIER→ the kin or stage, with the fact's own edge from the day stem as evidence."""
+    walk = graph_walk(hops, reader.props)
+    if check[1] == "VIGOUR":
+        walk[0] = {**walk[0], "slot": slot}
+        return walk, []
+    fid, src = hops[-1][3], list(hops[-1][4] or ())
+    fact_node = {"node": {"id": f"Fact:{fid}", "label": "Fact", "key": fid, "name": reader.fact_name(fid)}}
+    path = [{**walk[2], "slot": slot},
+            {"rel": "OBJECT", "chart": False, "src": src, "key": f"{fid}/object", "forward": False}, fact_node,
+            {"rel": "QUALIFIER", "chart": False, "src": src, "key": f"{fid}/q/{check[4]}", "forward": True},
+            {"node": _node(check[5], reader)}]
+    return path, [[{**walk[0], "slot": "日干"}, *walk[1:]]]
+
+
+def _node(value: str, reader) -> dict:
+    p = reader.props[value]
+    return {"id": value, "label": p["label"], "key": p["key"], "name": p["name"]}
+
+
+def _lore(system, query, suffix, fact_id, reader, path, evidence, mean, bindings) -> dict:
+    fact = reader.facts.get(fact_id)
+    return {"id": f"{system}/{query}/{suffix}", "system": system, "topic": None, "query": query,
+            "rule": {"fact": fact_id, "name": query, "item": (fact.item or None) if fact else None},
+            "polarity": None, "certainty": "holds", "judgment": None, "bindings": bindings,
+            "path": path, "evidence": evidence, "meaning": mean,
+            "src": [str(c) for c in fact.src] if fact else path[1].get("src") or [],
+            "variant": (fact.variant or None) if fact else None, "options": {}}
