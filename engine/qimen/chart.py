@@ -66,6 +66,7 @@ class _Options:
     host: int | None        # the host palace when it does not depend on the term
     deity_index: int        # 0 modern, 1 by_dun
     days: dict              # 拆補: term position × 60 + day → (plate key base, day fields)
+    charts: dict            # 拆補: (term position × 60 + day) × 60 + hour → the chart (copied per call)
 
 
 #: Checked options by the arguments as given (a plain dict: the hot path's first look-up).
@@ -103,7 +104,7 @@ def _check_options(method, day_boundary, longitude, centre_host, deities, leap_t
     if method is JuMethod.ZHI_RUN:
         shown["leap_threshold"] = leap_threshold
     return _Options(method, day_boundary, longitude, host, names, leap_threshold, freeze(shown),
-                    2 if host is CentreHost.KUN2 else None, list(DeityNames).index(names), {})
+                    2 if host is CentreHost.KUN2 else None, list(DeityNames).index(names), {}, {})
 
 
 # ---------------------------------------------------------------- calendar facts
@@ -195,11 +196,19 @@ def _chai_bu_day(opts: _Options, position: int, day: int) -> tuple[int, dict]:
     return entry
 
 
+def _chai_bu_chart(opts: _Options, position: int, day: int, hour: int) -> dict:
+    """The 拆補 chart of (term, day, hour): the plate part and the day fields, kept for the next call."""
+    base, fields = opts.days.get(position * 60 + day) or _chai_bu_day(opts, position, day)
+    part = _PLATE_PARTS.get(base + hour) or _plate_part(base + hour)
+    template = opts.charts[(position * 60 + day) * 60 + hour] = {**part, **fields}
+    return template
+
+
 # ---------------------------------------------------------------- the chart
 
-def qimen_chart(moment: datetime, *, method: JuMethod | str = JuMethod.CHAI_BU, day_boundary: str = "23:00",
-                longitude: float | None = None, centre_host: CentreHost | str = CentreHost.KUN2,
-                deities: DeityNames | str = DeityNames.MODERN, leap_threshold: int = 9) -> dict:
+def qimen_chart(moment: datetime, *, method: JuMethod | str = "chai_bu", day_boundary: str = "23:00",
+                longitude: float | None = None, centre_host: CentreHost | str = "kun2",
+                deities: DeityNames | str = "modern", leap_threshold: int = 9) -> dict:
     """The hour Qimen chart of an aware *moment*.
 
     Options (each a school choice, see docs/engine-qimen.md):
@@ -210,6 +219,9 @@ def qimen_chart(moment: datetime, *, method: JuMethod | str = JuMethod.CHAI_BU, 
       solar time (off by default). Both follow the calendar.
     * ``centre_host`` — where 中五 is hosted: ``kun2`` (寄坤, default), ``gen8_kun2``, ``four_corners``.
     * ``deities`` — ``modern`` (白虎 玄武, default) or ``by_dun`` (勾陳 朱雀 in 陽遁).
+
+    Defaults are plain strings (the enum members are accepted too): a str hashes in C, an enum
+    member in Python, and the options are the key of the first look-up.
 
     The fast path of :func:`qimen_from_facts`: the day and hour come from the calendar's
     :func:`~leishen.engine.calendar.day_and_hour`, the term from a per-day cache of the
@@ -224,15 +236,19 @@ def qimen_chart(moment: datetime, *, method: JuMethod | str = JuMethod.CHAI_BU, 
         opts = _options(method, day_boundary, longitude, centre_host, deities, leap_threshold)
     clock = moment if longitude is None else chart_clock(moment, longitude)
     day, hour = day_and_hour(clock, day_boundary)
-    position = _TERM_OF_DAY.get(moment.toordinal(), -1) if opts.method is JuMethod.CHAI_BU else -1
+    if opts.method is not JuMethod.CHAI_BU:
+        return _assemble(opts, moment, day, hour, _term_position(moment), clock)
+    position = _TERM_OF_DAY.get(moment.toordinal(), -1)
     if position < 0:
         position = _term_position(moment)
-    return _assemble(opts, moment, day, hour, position, clock)
+    template = opts.charts.get((position * 60 + day) * 60 + hour) or _chai_bu_chart(opts, position, day, hour)
+    chart = dict(template)
+    chart["void"] = [*template["void"]]
+    return chart
 
 
-def qimen_from_facts(facts: MomentFacts, *, method: JuMethod | str = JuMethod.CHAI_BU,
-                     centre_host: CentreHost | str = CentreHost.KUN2, deities: DeityNames | str = DeityNames.MODERN,
-                     leap_threshold: int = 9) -> dict:
+def qimen_from_facts(facts: MomentFacts, *, method: JuMethod | str = "chai_bu", centre_host: CentreHost | str = "kun2",
+                     deities: DeityNames | str = "modern", leap_threshold: int = 9) -> dict:
     """The hour Qimen chart from the calendar of a moment already computed (the chart pipeline's path)."""
     key = (method, facts.day_boundary, facts.longitude, centre_host, deities, leap_threshold)
     try:
@@ -245,15 +261,14 @@ def qimen_from_facts(facts: MomentFacts, *, method: JuMethod | str = JuMethod.CH
 def _assemble(opts: _Options, moment: datetime, day: int, hour: int, position: int, clock: datetime) -> dict:
     """The chart from the day and hour (sexagenary indices) and the term in force (position)."""
     if opts.method is JuMethod.CHAI_BU:
-        base, fields = opts.days.get(position * 60 + day) or _chai_bu_day(opts, position, day)
+        template = opts.charts.get((position * 60 + day) * 60 + hour) or _chai_bu_chart(opts, position, day, hour)
     else:
         facts = zhi_run_of_day(day_number(clock, opts.day_boundary), moment, opts.day_boundary, opts.longitude,
                                opts.leap_threshold)
-        base, fields = _plate_base(facts, opts), _day_fields(facts, day, opts)
-    part = _PLATE_PARTS.get(base + hour) or _plate_part(base + hour)
-    chart = dict(part)
-    chart.update(fields)
-    chart["void"] = [*part["void"]]
+        part = _PLATE_PARTS.get(_plate_base(facts, opts) + hour) or _plate_part(_plate_base(facts, opts) + hour)
+        template = {**part, **_day_fields(facts, day, opts)}
+    chart = dict(template)
+    chart["void"] = [*template["void"]]
     return chart
 
 
