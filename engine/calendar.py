@@ -21,9 +21,10 @@ Conventions (see docs/calendar.md):
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
+from typing import NamedTuple
+
 from lunar_python import LunarYear, Solar
 
 from leishen.engine.moment import (  # noqa: F401  (re-exported: the calendar's public API)
@@ -71,8 +72,7 @@ def sexagenary_index(name: str) -> int:
     return (6 * stem - 5 * branch) % 60
 
 
-@dataclass(frozen=True, slots=True)
-class Pillars:
+class Pillars(NamedTuple):
     """The four pillars (四柱) of a moment, each a stem-branch name such as '壬辰'."""
 
     year: str
@@ -81,8 +81,7 @@ class Pillars:
     hour: str
 
 
-@dataclass(frozen=True, slots=True)
-class MomentFacts:
+class MomentFacts(NamedTuple):
     """Everything the chart engines read from the calendar, computed once per moment.
 
     The chart pipeline computes this once and hands it to Liu Ren, Qimen and the Nine Stars.
@@ -116,8 +115,8 @@ def _jd_to_datetime(jd: float) -> datetime:
 
 
 @lru_cache(maxsize=512)
-def _year_table(year: int) -> tuple[tuple[datetime, ...], tuple[int, ...]]:
-    """Terms from 大雪 of ``year-1`` to 驚蟄 of ``year+1``: (instants, SOLAR_TERMS positions).
+def _year_table(year: int) -> tuple[tuple[datetime, ...], tuple[int, ...], tuple[float, ...]]:
+    """Terms from 大雪 of ``year-1`` to 驚蟄 of ``year+1``: (instants, SOLAR_TERMS positions, timestamps).
 
     Covers every instant of Gregorian ``year`` in UTC+8 together with the term before and
     after it. Cached: lunar_python takes a few milliseconds per year.
@@ -128,25 +127,30 @@ def _year_table(year: int) -> tuple[tuple[datetime, ...], tuple[int, ...]]:
     days = LunarYear.fromYear(year).getJieQiJulianDays()
     instants = tuple(_jd_to_datetime(jd) for jd in days)
     positions = tuple((_TABLE_FIRST_TERM + i) % 24 for i in range(len(days)))
-    return instants, positions
+    return instants, positions, tuple(instant.timestamp() for instant in instants)
 
 
-def _locate(moment: datetime) -> tuple[tuple[datetime, ...], tuple[int, ...], int]:
-    """Return the year table and the index of the last term at or before *moment*."""
+#: timestamps of 1 January 00:00 UTC+8 of every table year (the UTC+8 year of an instant by bisection)
+_YEAR_STARTS = tuple(datetime(y, 1, 1, tzinfo=CHINA_STANDARD_TIME).timestamp() for y in TABLE_YEARS)
+
+
+def _locate(moment: datetime) -> tuple[tuple[datetime, ...], tuple[int, ...], int, float, int]:
+    """The year table, the index of the last term at or before *moment*, its timestamp and UTC+8 year."""
     check_moment(moment)
-    year = moment.astimezone(CHINA_STANDARD_TIME).year
-    instants, positions = _year_table(year)
-    return instants, positions, bisect_right(instants, moment) - 1
+    stamp = moment.timestamp()
+    year = TABLE_YEARS.start + bisect_right(_YEAR_STARTS, stamp) - 1
+    instants, positions, stamps = _year_table(year)
+    return instants, positions, bisect_right(stamps, stamp) - 1, stamp, year
 
 
 def solar_term(moment: datetime) -> tuple[str, datetime]:
     """The 節氣 (any of the 24) in force at *moment* and its start instant (UTC+8)."""
-    instants, positions, i = _locate(moment)
+    instants, positions, i, _, _ = _locate(moment)
     return SOLAR_TERMS[positions[i]], instants[i]
 
 
 def _last_of_kind(moment: datetime, parity: int) -> tuple[str, datetime]:
-    instants, positions, i = _locate(moment)
+    instants, positions, i, _, _ = _locate(moment)
     if positions[i] % 2 != parity:
         i -= 1
     return SOLAR_TERMS[positions[i]], instants[i]
@@ -171,7 +175,7 @@ def terms_between(start: datetime, end: datetime) -> list[tuple[str, datetime]]:
     last = end.astimezone(CHINA_STANDARD_TIME).year
     found: dict[datetime, str] = {}
     for year in range(first, last + 1):
-        instants, positions = _year_table(year)
+        instants, positions, _ = _year_table(year)
         for instant, pos in zip(instants, positions):
             if start <= instant < end:
                 found[instant] = SOLAR_TERMS[pos]
@@ -183,7 +187,7 @@ def term_start(name: str, year: int) -> datetime:
     name = SIMPLIFIED_TERM_NAMES.get(name, name)
     if name not in SOLAR_TERMS:
         raise ChartError(f"term: {name!r} is not one of the 24 solar terms")
-    instants, positions = _year_table(year)
+    instants, positions, _ = _year_table(year)
     for instant, pos in zip(instants, positions):
         if instant.year == year and SOLAR_TERMS[pos] == name:
             return instant
@@ -233,13 +237,12 @@ def _pair_index(stem: int, branch: int) -> int:
 
 def _year_and_month(moment: datetime, located=None) -> tuple[int, int, int]:
     """(sexagenary year index, sexagenary month index, 立春 year), switching at 立春 / each 節."""
-    instants, positions, i = located or _locate(moment)
+    instants, positions, i, stamp, cst_year = located or _locate(moment)
     if positions[i] % 2:
         i -= 1
     jie_pos = positions[i]                     # 0 = 立春 … 22 = 小寒
     month_branch = (2 + jie_pos // 2) % 12     # 立春 → 寅
-    cst_year = moment.astimezone(CHINA_STANDARD_TIME).year
-    year = cst_year if moment >= instants[_LICHUN_SLOT] else cst_year - 1
+    year = cst_year if stamp >= _year_table(cst_year)[2][_LICHUN_SLOT] else cst_year - 1
     year_index = (year - 4) % 60
     months_since_yin = (month_branch - 2) % 12
     month_stem = ((year_index % 5) * 2 + 2 + months_since_yin) % 10   # 五虎遁: 甲己之年丙作首
@@ -263,7 +266,7 @@ def moment_facts(moment: datetime, *, day_boundary: str = "23:00", longitude: fl
     """
     _check_boundary(day_boundary)
     located = _locate(moment)
-    instants, positions, i = located
+    instants, positions, i, _, cst_year = located
     jie = i if positions[i] % 2 == 0 else i - 1
     middle = i if positions[i] % 2 == 1 else i - 1
     year, month, solar_year = _year_and_month(moment, located)
@@ -272,8 +275,7 @@ def moment_facts(moment: datetime, *, day_boundary: str = "23:00", longitude: fl
     four = Pillars(sexagenary_name(year), sexagenary_name(month), sexagenary_name(day), sexagenary_name(hour))
     return MomentFacts(moment, four, SOLAR_TERMS[positions[i]], instants[i], SOLAR_TERMS[positions[jie]],
                        instants[jie], SOLAR_TERMS[positions[middle]], instants[middle], day_boundary, longitude,
-                       clock, day_number(clock, day_boundary), day, hour, positions[i], solar_year,
-                       moment.astimezone(CHINA_STANDARD_TIME).year)
+                       clock, day_number(clock, day_boundary), day, hour, positions[i], solar_year, cst_year)
 
 
 def lunar_month(moment: datetime, *, longitude: float | None = None) -> tuple[int, bool]:
