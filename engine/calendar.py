@@ -57,19 +57,23 @@ _DAY_CYCLE_OFFSET = 1721414  # (date.toordinal() + offset) % 60 is the sexagenar
 TABLE_YEARS = range(MIN_YEAR - 3, MAX_YEAR + 4)
 
 
+_NAMES = tuple(STEMS[i % 10] + BRANCHES[i % 12] for i in range(60))
+_INDEX = {name: i for i, name in enumerate(_NAMES)}
+
+
 def sexagenary_name(index: int) -> str:
     """Return the stem-branch name of position *index* (0 = 甲子) of the 60-cycle."""
-    return STEMS[index % 10] + BRANCHES[index % 12]
+    return _NAMES[index % 60]
 
 
 def sexagenary_index(name: str) -> int:
     """Return the position (0 = 甲子 … 59 = 癸亥) of a stem-branch name such as '丙午'."""
+    index = _INDEX.get(name) if isinstance(name, str) else None
+    if index is not None:
+        return index
     if not isinstance(name, str) or len(name) != 2 or name[0] not in STEMS or name[1] not in BRANCHES:
         raise ChartError(f"{name!r} is not a stem-branch pair such as '甲子'")
-    stem, branch = STEMS.index(name[0]), BRANCHES.index(name[1])
-    if stem % 2 != branch % 2:
-        raise ChartError(f"{name!r} is not in the sexagenary cycle (stem and branch differ in yin/yang)")
-    return (6 * stem - 5 * branch) % 60
+    raise ChartError(f"{name!r} is not in the sexagenary cycle (stem and branch differ in yin/yang)")
 
 
 class Pillars(NamedTuple):
@@ -97,7 +101,7 @@ class MomentFacts(NamedTuple):
     middle_start: datetime
     day_boundary: str = "23:00"
     longitude: float | None = None
-    clock: datetime | None = None   # the naive clock the day and hour follow (local or true solar)
+    clock: datetime | None = None   # the clock the day and hour follow: the moment, or naive true solar time
     day_number: int = 0             # proleptic ordinal of the sexagenary day (23:00 opens the next by default)
     day_index: int = 0              # 0 = 甲子
     hour_index: int = 0
@@ -272,7 +276,7 @@ def moment_facts(moment: datetime, *, day_boundary: str = "23:00", longitude: fl
     year, month, solar_year = _year_and_month(moment, located)
     clock = chart_clock(moment, longitude)
     day, hour = day_and_hour(clock, day_boundary)
-    four = Pillars(sexagenary_name(year), sexagenary_name(month), sexagenary_name(day), sexagenary_name(hour))
+    four = Pillars(_NAMES[year], _NAMES[month], _NAMES[day], _NAMES[hour])
     return MomentFacts(moment, four, SOLAR_TERMS[positions[i]], instants[i], SOLAR_TERMS[positions[jie]],
                        instants[jie], SOLAR_TERMS[positions[middle]], instants[middle], day_boundary, longitude,
                        clock, day_number(clock, day_boundary), day, hour, positions[i], solar_year, cst_year)

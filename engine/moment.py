@@ -115,16 +115,21 @@ def _check_year(moment: datetime) -> None:
                           f"({MIN_YEAR}-01-01 to {MAX_YEAR}-12-31 on the moment's own clock)")
 
 
+_MAX_OFFSET = timedelta(hours=14)
+
+
 def check_moment(moment: datetime) -> datetime:
     """Raise :class:`MomentError` unless *moment* is aware and within the supported years."""
+    if isinstance(moment, datetime):
+        offset = moment.utcoffset()
+        if offset is not None and MIN_YEAR <= moment.year <= MAX_YEAR and -_MAX_OFFSET <= offset <= _MAX_OFFSET:
+            return moment
     if not isinstance(moment, datetime):
         raise MomentError(f"moment: expected a datetime, found {type(moment).__name__}")
-    if moment.tzinfo is None or moment.utcoffset() is None:
+    if moment.utcoffset() is None:
         raise MomentError(f"moment: {moment.isoformat()} is naive; give it a tzinfo (e.g. ZoneInfo('Asia/Shanghai'))")
     _check_year(moment)
-    if abs(moment.utcoffset()) > timedelta(hours=14):
-        raise MomentError(f"moment: UTC offset {_offset(moment.utcoffset())} is outside -12:00..+14:00")
-    return moment
+    raise MomentError(f"moment: UTC offset {_offset(moment.utcoffset())} is outside -12:00..+14:00")
 
 
 # ---------------------------------------------------------------- clocks
@@ -160,7 +165,8 @@ def true_solar_time(moment: datetime, longitude: float) -> datetime:
 
 
 def chart_clock(moment: datetime, longitude: float | None = None) -> datetime:
-    """The naive wall-clock reading the day and hour pillars are taken from."""
+    """The clock the day and hour pillars are read from: the moment itself (its own local clock;
+    only its date and hour fields are read), or the naive true solar time at *longitude*."""
     if longitude is None:
-        return moment.replace(tzinfo=None)
+        return moment
     return true_solar_time(moment, longitude)

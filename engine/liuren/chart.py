@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from leishen.engine.calendar import (
-    BRANCHES, CHINA_STANDARD_TIME, STEMS, MomentFacts, lunar_month, moment_facts, sexagenary_index,
+    BRANCHES, STEMS, MomentFacts, lunar_month, moment_facts, sexagenary_index,
 )
 from leishen.engine.liuren.course import compute_course
 from leishen.engine.liuren.generals import generals_on_plate, is_daytime, noble_branch, runs_forward
@@ -124,8 +124,7 @@ def _birth(birth: dict) -> dict:
 
 def chart_year(facts: MomentFacts) -> int:
     """The Gregorian number of the sexagenary year in force (changes at 立春)."""
-    year = facts.moment.astimezone(CHINA_STANDARD_TIME).year
-    return year if (year - 4) % 60 == sexagenary_index(facts.pillars.year) else year - 1
+    return facts.solar_year
 
 
 def liuren_from_facts(facts: MomentFacts, options: LiurenOptions = LiurenOptions(), *,
