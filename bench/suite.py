@@ -78,30 +78,21 @@ def row(name: str, ours: float | None, peer: float | None, peer_name: str, ratio
 # ---------------------------------------------------------------- the chart engines
 
 def bench_liuren(count: int) -> list[dict]:
-    from leishen.engine.liuren.chart import liuren_chart
+    from leishen.engine.calendar import _year_table
+    from leishen.engine.liuren.chart import _core, liuren_chart
+    from leishen.engine.liuren.course import compute_course
     sample = random_moments(count)
-    for m in sample:
-        liuren_chart(m)                                       # term tables of the years read once
+    for cached in (_year_table, _core, compute_course):
+        cached.cache_clear()
+    cold = per_item(liuren_chart, sample, rounds=1)          # every year's term table read on the way
     rows = []
     if importlib.util.find_spec("kinliuren") is None:
         ours = per_item(liuren_chart, sample)
         return [row("Liu Ren chart", ours, None, "kinliuren (not installed: pip install -e '.[bench]')",
                     "faster", "≥ 50×")]
-    from kinliuren import kinliuren
-    from lunar_python import Solar
-    months = list("正二三四五六七八九十") + ["十一", "十二"]
-    terms = str.maketrans({"惊": "驚", "谷": "穀", "满": "滿", "种": "種", "处": "處", "蛰": "蟄"})
-
-    def inputs(moment):
-        t = moment.astimezone(SHANGHAI)
-        lunar = Solar.fromYmdHms(t.year, t.month, t.day, t.hour, t.minute, 0).getLunar()
-        eight = lunar.getEightChar()
-        eight.setSect(1)
-        term = lunar.getPrevJieQi().getName().translate(terms)
-        return term, months[abs(lunar.getMonth()) - 1], eight.getDay(), eight.getTime()
-
-    def engine(given):
-        return kinliuren.Liuren(*given).result(0)
+    sys.path.insert(0, str(BENCH))
+    peers = importlib.import_module("bench_liuren")     # lunar_inputs, kin_engine: the same pipeline as there
+    inputs, engine = peers.lunar_inputs, peers.kin_engine
     few = sample[: max(50, count // 4)]
     given = [inputs(m) for m in few]
     peer_engine = per_item(engine, given, rounds=2)
@@ -112,6 +103,9 @@ def bench_liuren(count: int) -> list[dict]:
                     "kinliuren 0.1.2.9 engine only (its inputs precomputed)", "faster", "≥ 50×", note))
     rows.append(row("Liu Ren chart vs kinliuren pipeline", ours, peer, "kinliuren 0.1.2.9 + lunar_python",
                     "faster", "≥ 50×", note))
+    rows.append(row("Liu Ren chart, cold caches, vs kinliuren pipeline", cold, peer,
+                    "kinliuren 0.1.2.9 + lunar_python", "faster", "≥ 50×",
+                    "first pass: term tables of ~100 years and the 720 courses computed on the way"))
     if importlib.util.find_spec("fortune") is not None:
         rows.append(_bazaar(sample[:40], ours))
     return rows
@@ -147,16 +141,15 @@ def bench_qimen(rounds: int) -> list[dict]:
                            ("Qimen chart, random 1900-2100", random_moments(20000, 2024, 1900, 200))):
         for m in moments[:2000]:
             qimen_chart(m)
-        ours = per_item(qimen_chart, moments, rounds)
-        peer = None
-        if harness is not None:
-            lines = "\n".join(m.strftime("%Y-%m-%dT%H:%M:%S") for m in moments) + "\n"
-            best = float("inf")
-            for _ in range(rounds):
+        lines = "\n".join(m.strftime("%Y-%m-%dT%H:%M:%S") for m in moments) + "\n"
+        ours = peer = float("inf")
+        for _ in range(rounds):                               # interleaved: machine load hits both alike
+            ours = min(ours, per_item(qimen_chart, moments, 1))
+            if harness is not None:
                 out = subprocess.run([str(harness), "time", "1"], input=lines, capture_output=True, text=True,
                                      check=True)
-                best = min(best, float(dict(p.split("=") for p in out.stdout.split())["per_chart_us"]) * 1e-6)
-            peer = best
+                peer = min(peer, float(dict(p.split("=") for p in out.stdout.split())["per_chart_us"]) * 1e-6)
+        peer = None if harness is None else peer
         name = "qimen-rs 1.0.0-alpha.3 (Rust)" if harness else "qimen-rs (harness not built: cargo missing)"
         rows.append(row(label, ours, peer, name, "time", "≤ 0.7"))
     return rows
