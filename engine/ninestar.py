@@ -16,6 +16,9 @@ along the path; 逆飛: it falls).
 
 Year and month plates fly 順; the day plate flies 順 in 陽遁 and 逆 in 陰遁 by default
 (有是何星當值日, 移入中宮順逆飛), or always 順 (``day_flight="forward"``).
+
+The plates of a chart are shared read-only dicts (as in the Qimen engine); ``copy.deepcopy``
+or :func:`fly` give writable ones.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from leishen.engine.calendar import (
     BRANCHES, CHINA_STANDARD_TIME, DAY_BOUNDARIES, MomentFacts, chart_clock, check_moment, day_number, moment_facts, terms_between,
 )
 from leishen.engine.qimen.ju import sexagenary_of_day_number
+from leishen.engine.qimen.frozen import FrozenDict
 from leishen.engine.qimen.plate import parse_option
 from leishen.errors import ChartError
 
@@ -94,12 +98,17 @@ def _turning_days(year: int, zone: tzinfo, day_boundary: str, longitude: float |
     return tuple(found)
 
 
+@lru_cache(maxsize=128)
+def _starts(turns: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
+    return tuple(t for t, _ in turns)
+
+
 def day_star(n: int, year: int, zone: tzinfo = CHINA_STANDARD_TIME, *, day_boundary: str = "23:00",
              longitude: float | None = None, leap: DayLeap | str = DayLeap.CONTINUE) -> tuple[str, str]:
     """(star, 陽 or 陰) of the day with ordinal *n* (in UTC+8 Gregorian *year*, give or take a day)."""
-    leap = parse_option(DayLeap, leap, "day_leap")
+    leap = leap if leap.__class__ is DayLeap else parse_option(DayLeap, leap, "day_leap")
     turns = _turning_days(year, zone, day_boundary, longitude)
-    k = bisect_right([t for t, _ in turns], n) - 1
+    k = bisect_right(_starts(turns), n) - 1
     start, dun = turns[k]
     if dun == "陽":
         return _star(1 + (n - start) % 9), dun
@@ -110,12 +119,18 @@ def day_star(n: int, year: int, zone: tzinfo = CHINA_STANDARD_TIME, *, day_bound
 
 def fly(centre: str, *, forward: bool = True) -> dict[str, str]:
     """The plate with *centre* in palace 5, flown along 5→6→7→8→9→1→2→3→4 (順) or falling (逆)."""
+    return dict(_flown(centre, forward))
+
+
+@lru_cache(maxsize=32)
+def _flown(centre: str, forward: bool) -> FrozenDict:
+    """:func:`fly`, kept: the plates of a chart are these shared read-only dicts."""
     if centre not in STARS:
         raise ChartError(f"centre: {centre!r} is not one of the nine stars {' '.join(STARS)}")
     number = STARS.index(centre) + 1
     sign = 1 if forward else -1
     flown = {p: _star(number + sign * i) for i, p in enumerate(PATH)}
-    return {str(p): flown[p] for p in range(1, 10)}
+    return FrozenDict({str(p): flown[p] for p in range(1, 10)})
 
 
 def ninestar_chart(moment: datetime, *, day_boundary: str = "23:00", longitude: float | None = None,
@@ -141,8 +156,8 @@ def check_options(*, day_boundary: str = "23:00", longitude: float | None = None
 def ninestar_from_facts(facts: MomentFacts, *, day_leap: DayLeap | str = DayLeap.CONTINUE,
                         day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
     """The Nine Star part from the calendar of a moment already computed (the chart pipeline's path)."""
-    leap = parse_option(DayLeap, day_leap, "day_leap")
-    flight = parse_option(DayFlight, day_flight, "day_flight")
+    leap = day_leap if day_leap.__class__ is DayLeap else parse_option(DayLeap, day_leap, "day_leap")
+    flight = day_flight if day_flight.__class__ is DayFlight else parse_option(DayFlight, day_flight, "day_flight")
     four = facts.pillars
     day, dun = day_star(facts.day_number, facts.cst_year, facts.moment.tzinfo, day_boundary=facts.day_boundary,
                         longitude=facts.longitude, leap=leap)
@@ -151,8 +166,8 @@ def ninestar_from_facts(facts: MomentFacts, *, day_leap: DayLeap | str = DayLeap
     return {
         **stars,
         "day_dun": dun,
-        "plates": {"year": fly(stars["year"]), "month": fly(stars["month"]),
-                   "day": fly(day, forward=day_forward)},
+        "plates": {"year": _flown(stars["year"], True), "month": _flown(stars["month"], True),
+                   "day": _flown(day, day_forward)},
         "options": {"day_boundary": facts.day_boundary, "longitude": facts.longitude, "day_leap": leap.value,
                     "day_flight": flight.value},
     }
