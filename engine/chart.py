@@ -17,6 +17,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, Callable
 
 from leishen.engine.calendar import MomentFacts, check_moment, moment_facts
@@ -57,9 +58,14 @@ def parse_systems(text: str) -> tuple[str, ...]:
     return tuple(s for s in SYSTEMS if s in wanted)
 
 
+@lru_cache(maxsize=8)
+def _parameters(func: Callable[..., dict]) -> tuple[str, ...]:
+    return tuple(inspect.signature(func).parameters)
+
+
 def _call_with_options(func: Callable[..., dict], facts: MomentFacts, options: dict[str, Any], system: str) -> dict:
     """Call a peer engine with the chart's calendar plus its own options, naming unknown keys."""
-    accepted = inspect.signature(func).parameters
+    accepted = _parameters(func)
     for key in options:
         if key not in accepted or key == "facts":
             known = ", ".join(k for k in accepted if k != "facts")

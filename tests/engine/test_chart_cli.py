@@ -203,3 +203,13 @@ def test_pillars_and_terms_are_checked():
     assert check_typed_chart({"pillars": {"day": "甲子"}, "solar_term": {"name": "惊蛰"}})["chart"]["solar_term"]["name"] == "驚蟄"
     with pytest.raises(ChartError, match="nothing to check"):
         check_typed_chart({"moment": ISSUE_MOMENT})
+
+
+def test_batch_lines_may_carry_fold(run):
+    lines = [{"moment": "2024-11-03T01:30", "tz": "America/New_York", "fold": 1},
+             {"moment": "2024-11-03T01:30", "tz": "America/New_York"},
+             {"moment": "2024-11-03T01:30", "tz": "America/New_York", "fold": 2}]
+    result = run("--batch", "-", "--json", "--system", "ninestar", stdin="\n".join(json.dumps(x) for x in lines))
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.exit_code == 2 and out[0]["moment"]["local"] == "2024-11-03T01:30:00-05:00"
+    assert "happened twice" in out[1]["error"] and out[2] == {"line": 3, "error": "-:3: fold: 2 is not 0 or 1"}
