@@ -1,27 +1,16 @@
-"""Commands that read the source texts: check, coverage, passage."""
+"""Commands that read the source texts: check, coverage, passage — thin doors over :mod:`leishen.service.lore`."""
 
 from __future__ import annotations
+
+import sys
 
 import click
 
 from leishen.cli.options import emit_json, handle_errors, json_option, table
-from leishen.errors import CitationError
-from leishen.loaders.build import build_graph, check_citations, fact_dict, load_facts, read_registry
-from leishen.loaders.corpus import load_corpus, parse_citation
-from leishen.loaders.coverage import coverage_report
-from leishen.loaders.rule_coverage import rule_coverage
-from leishen.loaders.extract import cross_check
-from leishen.loaders.schema import load_schema
+from leishen.service import lore
 
 corpus_option = click.option("--corpus", type=click.Path(file_okay=False), default=None,
                              help="folder of the source texts (default: $LEISHEN_CORPUS or ../shared/seeds)")
-
-
-def _require_corpus(corpus):
-    found = load_corpus(corpus)
-    if found is None:
-        raise CitationError("no corpus folder found: give --corpus DIR (the folder holding 000_*.txt …) or set LEISHEN_CORPUS")
-    return found
 
 
 @click.command()
@@ -30,32 +19,33 @@ def _require_corpus(corpus):
 @json_option
 @handle_errors
 def check(corpus, extract, as_json):
-    """Validate every table and check every citation against the corpus (exit 2 on any error)."""
-    found = _require_corpus(corpus)
-    registry, facts = read_registry()
-    checked, errors = check_citations(registry, facts, found)
-    if errors:
-        raise CitationError(f"{len(errors)} citation error(s):\n  " + "\n  ".join(errors[:50]))
-    differences = cross_check(found, load_facts(corpus=found.folder)) if extract else []
-    no_en = sorted(n.id for n in registry.nodes.values() if not n.props.get("en"))
-    conflicts = sorted(f"{lab}:{name} ({g['where']} vs {', '.join(g['others'])})"
-                       for (lab, name), g in registry.glossary.items() if g.get("others"))
-    out = {"facts": len(facts), "nodes": len(registry.nodes), "citations": {"checked": checked, "failed": 0},
-           "nodes_without_en": no_en, "glossary_conflicts": conflicts, "corpus": str(found.folder),
-           "extraction_differences": differences}
+    """Validate every table and check every citation against the corpus (exit 2 on any error;
+    with --extract, exit 1 when the texts and the tables differ in a way not listed as known)."""
+    out = lore.check(corpus, extract)
     if as_json:
         emit_json(out)
-        return
-    click.echo(f"ok: {len(facts)} facts, {len(registry.nodes)} symbol nodes, {checked} citations checked against {found.folder}")
+    else:
+        _print_check(out, extract)
+    if out["extraction_unknown"]:
+        sys.exit(1)  # a difference nobody has explained yet
+
+
+def _print_check(out: dict, extract: bool) -> None:
+    click.echo(f"ok: {out['facts']} facts, {out['nodes']} symbol nodes, "
+               f"{out['citations']['checked']} citations checked against {out['corpus']}")
+    no_en = out["nodes_without_en"]
     if no_en:
         click.echo(f"warning: {len(no_en)} node(s) without an English gloss: {' '.join(no_en[:30])}")
-    for c in conflicts:
+    for c in out["glossary_conflicts"]:
         click.echo(f"warning: glossary conflict {c}")
-    for d in differences:
-        click.echo(f"text vs table: {d}")
+    for k in out["extraction_known"]:
+        click.echo(f"text vs table (known): {k['difference']} — {k['reason']}")
+    for d in out["extraction_unknown"]:
+        click.echo(f"text vs table (NEW): {d}")
     if extract:
-        click.echo(f"extraction: {len(differences)} difference(s) between the texts' enumerations and the tables "
-                   "(known ones are listed in tests/graph/test_extract.py)")
+        click.echo(f"extraction: {len(out['extraction_differences'])} difference(s) between the texts' enumerations "
+                   f"and the tables: {len(out['extraction_known'])} known "
+                   f"(ontology/coverage/extraction_known.csv), {len(out['extraction_unknown'])} new")
 
 
 @click.command()
@@ -67,10 +57,7 @@ def coverage(corpus, rules, as_json):
     """How much of the inventory's 3,114 facts the graph holds, per section and document."""
     if rules:
         return _rule_coverage(as_json)
-    found = _require_corpus(corpus)
-    registry, facts = read_registry()
-    checked, errors = check_citations(registry, facts, found)
-    report = coverage_report(facts, {"checked": checked, "failed": len(errors)})
+    report = lore.coverage(corpus)
     if as_json:
         emit_json(report)
         return
@@ -83,7 +70,8 @@ def coverage(corpus, rules, as_json):
     t = report["total"]
     docs.append(["total", t["expected"], t["present"], f"{100 * t['present'] / t['expected']:.1f}%"])
     click.echo(table(docs, ["document", "expected", "present", "share"]))
-    click.echo(f"citations: {checked} checked, {len(errors)} failed")
+    c = report["citations"]
+    click.echo(f"citations: {c['checked']} checked, {c['failed']} failed")
 
 
 @click.command()
@@ -93,27 +81,21 @@ def coverage(corpus, rules, as_json):
 @handle_errors
 def passage(src, corpus, as_json):
     """A passage (from your corpus folder, when found) with every fact that cites it."""
-    cite = parse_citation(src)
-    found = load_corpus(corpus)
-    text = found.passage(cite) if found else None
-    data = build_graph(corpus)
-    nodes = {n.id: n for n in data.nodes}
-    schema = load_schema()
-    rows = [fact_dict(f, nodes, schema) for f in data.facts if cite in f.src]
+    out = lore.passage(src, corpus)
     if as_json:
-        emit_json({"src": str(cite), "text": text, "facts": rows})
+        emit_json(out)
         return
-    click.echo(f"{cite}  {text if text else '(no corpus folder: give --corpus to show the text)'}")
+    click.echo(f"{out['src']}  {out['text'] if out['text'] else '(no corpus folder: give --corpus to show the text)'}")
     click.echo()
     click.echo(table([[r["item"] or "", r["subject"]["name"], f"{r['relation']} {r['zh']}", r["object"]["name"],
                        " ".join(f"{k}={v['name'] if isinstance(v, dict) else v}" for k, v in r["qualifiers"].items()),
-                       r["variant"] or ""] for r in rows], ["item", "subject", "relation", "object", "qualifiers", "variant"]))
+                       r["variant"] or ""] for r in out["facts"]],
+                     ["item", "subject", "relation", "object", "qualifiers", "variant"]))
 
 
 def _rule_coverage(as_json: bool) -> None:
     """`coverage --rules`: per document, rule facts structured / needing judgment / not yet structured."""
-    registry, facts = read_registry()
-    report = rule_coverage(facts)
+    report = lore.rule_coverage()
     if as_json:
         emit_json(report)
         return

@@ -1,70 +1,35 @@
-"""Graph commands: build, stats, symbol, facts, path."""
+"""Graph commands: build, stats, symbol, facts, path — thin doors over :mod:`leishen.service.lore`."""
 
 from __future__ import annotations
 
-import difflib
-import time
-
 import click
 
-from leishen.cli.options import (backend_options, emit_json, fail, handle_errors, json_option,
-                                 open_backend, table)
-from leishen.errors import UnknownSymbolError
-from leishen.loaders.build import build_graph
-from leishen.loaders.schema import load_schema
+from leishen.cli.options import backend_options, emit_json, handle_errors, json_option, open_backend, table
+from leishen.service import lore
 
 LANGS = ("zh", "ko", "en")
-
-
-def close_matches(text: str, n: int = 6) -> list[str]:
-    """Names like *text*, closed vocabularies (stems, branches, generals …) first."""
-    schema = load_schema()
-    scored = {}
-    for node in build_graph(check=False).nodes:
-        closed = schema.labels[node.label].closed
-        for key in node.props.get("lookup", ()):
-            ratio = difflib.SequenceMatcher(None, text, key).ratio()
-            if ratio >= 0.5:
-                scored[key] = max(scored.get(key, (0, 0)), (ratio, closed))
-    return [k for k, _ in sorted(scored.items(), key=lambda kv: (-kv[1][0], not kv[1][1], kv[0]))][:n]
-
-
-def resolve_symbol(backend, text: str) -> list[dict]:
-    """Nodes that *text* names (name, alias, ko or en; ``Label:name`` picks one label)."""
-    label, sep, rest = text.partition(":")
-    if sep and label in load_schema().labels:
-        rows = [r for r in backend.run("resolve", q=rest.strip().lower()) if r["label"] == label]
-    else:
-        rows = backend.run("resolve", q=text.strip().lower())
-    if rows:
-        best = min(r["tier"] for r in rows)
-        return [r for r in rows if r["tier"] == best]
-    if not rows:
-        near = close_matches(text.strip().lower())
-        hint = f"; close matches: {', '.join(near)}" if near else ""
-        raise UnknownSymbolError(f"unknown symbol {text!r}{hint}", near)
-    return rows
+corpus_option = click.option("--corpus", type=click.Path(file_okay=False), default=None,
+                             help="folder of the source texts (default: $LEISHEN_CORPUS or ../shared/seeds)")
+types_option = click.option("--type", "types", multiple=True, metavar="TYPE",
+                            help="only relations of this type (repeatable, e.g. --type CLASHES)")
 
 
 @click.command()
 @backend_options
-@click.option("--corpus", type=click.Path(file_okay=False), default=None,
-              help="folder of the source texts (default: $LEISHEN_CORPUS or ../shared/seeds)")
+@corpus_option
 @json_option
 @handle_errors
 def build(backend, uri, user, password, corpus, as_json):
     """Build the graph (validate every fact and citation) and print counts."""
-    start = time.perf_counter()
-    data = build_graph(corpus)
-    built = time.perf_counter() - start
-    store = open_backend(backend, uri, user, password, corpus)
-    report = store.load(data)
-    out = {"backend": backend, "nodes": report["nodes"], "relations": report["relations"],
-           "facts": len(data.facts), "build_seconds": round(built, 4), "load_seconds": report["seconds"]}
+    out = lore.build(backend, corpus, uri, user, password)
+    if not out["citations"]["checked"]:
+        click.echo("warning: no corpus folder found, so the citations were NOT checked "
+                   "(give --corpus DIR or set LEISHEN_CORPUS)", err=True)
     if as_json:
         emit_json(out)
-    else:
-        click.echo(table([[k, v] for k, v in out.items()], ["", "value"]))
+        return
+    shown = {**out, "citations": out["citations"]["corpus"] or "not checked (no corpus)"}
+    click.echo(table([[k, v] for k, v in shown.items()], ["", "value"]))
 
 
 @click.command()
@@ -73,7 +38,7 @@ def build(backend, uri, user, password, corpus, as_json):
 @handle_errors
 def stats(backend, uri, user, password, as_json):
     """Node counts by label and relation counts by type."""
-    row = open_backend(backend, uri, user, password).run("stats")[0]
+    row = lore.stats(open_backend(backend, uri, user, password))
     if as_json:
         emit_json(row)
         return
@@ -82,41 +47,46 @@ def stats(backend, uri, user, password, as_json):
     click.echo(table(sorted(row["relations"].items()), ["relation", "count"]))
 
 
-def _short(text: str, width: int = 48) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
+def _reading(names: dict, node_id: str, lang: str) -> str:
+    info = names.get(node_id)
+    return (info.get(lang) or info["name"]) if info else node_id
 
 
-def _reading(store_rows: dict, node_id: str, lang: str) -> str:
-    info = store_rows.get(node_id)
-    return info.get(lang) or info["name"] if info else node_id
+def _qualifier_text(qualifiers: dict, names: dict, lang: str) -> str:
+    return " ".join(f"{k}={_reading(names, v, lang) if isinstance(v, str) and v in names else v}"
+                    for k, v in qualifiers.items())
 
 
 @click.command()
 @click.argument("name")
 @click.option("--lang", type=click.Choice(LANGS), default="zh", show_default=True,
               help="reading shown for the other ends in the table")
+@types_option
 @backend_options
 @json_option
 @handle_errors
-def symbol(name, lang, backend, uri, user, password, as_json):
-    """A symbol (any name, alias, ko or en reading; Label:name picks one) and all its relations."""
-    store = open_backend(backend, uri, user, password)
-    matches = [{"node": n, "relations": store.run("symbol_relations", node_id=n["id"])}
-               for n in resolve_symbol(store, name)]
+def symbol(name, lang, types, backend, uri, user, password, as_json):
+    """A symbol (any name, alias, key, ko or en reading; Label:name or an id picks one) and its relations."""
+    out = lore.symbol(open_backend(backend, uri, user, password), name, types)
     if as_json:
-        emit_json({"query": name, "matches": matches})
+        emit_json(out)
         return
-    nodes = {n.id: n.props for n in build_graph(check=False).nodes}
-    for m in matches:
+    ids = {v for m in out["matches"] for r in m["relations"]
+           for v in (r["other"]["id"], (r["via"] or {}).get("id"), *r["qualifiers"].values()) if isinstance(v, str)}
+    names = lore.readings(ids)
+    for m in out["matches"]:
         n = m["node"]
         click.echo(f"{n['label']} {n['name']}  ({n['ko']}; {n['en']})  id={n['id']}")
-        rows = [[r["direction"], f"{r['type']} {r['zh']}", _reading(nodes, r["other"]["id"], lang),
-                 _reading(nodes, r["via"]["id"], lang) if r["via"] else "",
-                 _short(" ".join(f"{k}={_reading(nodes, v, lang) if v in nodes else v}"
-                                 for k, v in r["qualifiers"].items())), "|".join(r["src"]),
-                 r["variant"] or ""] for r in m["relations"]]
+        rows = [[r["direction"], f"{r['type']} {r['zh']}", _reading(names, r["other"]["id"], lang),
+                 _reading(names, r["via"]["id"], lang) if r["via"] else "",
+                 _qualifier_text(r["qualifiers"], names, lang), "|".join(r["src"]), r["variant"] or ""]
+                for r in m["relations"]]
         click.echo(table(rows, ["dir", "relation", "other", "via", "qualifiers", "src", "variant"]))
         click.echo()
+
+
+def _fact_qualifiers(qualifiers: dict) -> str:
+    return " ".join(f"{k}={v['name'] if isinstance(v, dict) else v}" for k, v in qualifiers.items())
 
 
 @click.command()
@@ -127,48 +97,38 @@ def symbol(name, lang, backend, uri, user, password, as_json):
 @handle_errors
 def facts(doc, symbol_name, backend, uri, user, password, as_json):
     """Every fact as a flat list (the export other tools read)."""
-    store = open_backend(backend, uri, user, password)
-    if symbol_name:
-        rows = []
-        for n in resolve_symbol(store, symbol_name):
-            rows += store.run("facts", doc=doc, node_id=n["id"])
-    else:
-        rows = store.run("facts", doc=doc, node_id=None)
+    rows = lore.facts(open_backend(backend, uri, user, password), doc, symbol_name)
     if as_json:
         emit_json(rows)
         return
     click.echo(table([[r["subject"]["name"], f"{r['relation']} {r['zh']}", r["object"]["name"],
-                       _short(" ".join(f"{k}={v['name'] if isinstance(v, dict) else v}" for k, v in r["qualifiers"].items())),
-                       "|".join(r["src"]), r["variant"] or ""] for r in rows],
+                       _fact_qualifiers(r["qualifiers"]), "|".join(r["src"]), r["variant"] or ""] for r in rows],
                      ["subject", "relation", "object", "qualifiers", "src", "variant"]))
-
-
-def _one(store, text: str) -> dict:
-    rows = resolve_symbol(store, text)
-    if len(rows) > 1:
-        fail(f"{text!r} names {len(rows)} nodes ({', '.join(r['id'] for r in rows)}); write Label:name to pick one")
-    return rows[0]
 
 
 @click.command()
 @click.argument("source")
 @click.argument("target")
+@types_option
 @backend_options
 @json_option
 @handle_errors
-def path(source, target, backend, uri, user, password, as_json):
-    """The shortest typed path between two symbols."""
-    store = open_backend(backend, uri, user, password)
-    a, b = _one(store, source), _one(store, target)
-    rows = store.run("shortest_path", source=a["id"], target=b["id"])
-    out = {"source": a, "target": b, "length": len(rows[0]["types"]) if rows else None,
-           "path": rows[0] if rows else None}
+def path(source, target, types, backend, uri, user, password, as_json):
+    """The shortest typed path between two symbols, with the citations of every hop."""
+    out = lore.path(open_backend(backend, uri, user, password), source, target, types)
     if as_json:
         emit_json(out)
-    elif not rows:
-        click.echo(f"no path between {a['name']} and {b['name']}")
-    else:
-        steps = [rows[0]["nodes"][0]["name"]]
-        for node, typ in zip(rows[0]["nodes"][1:], rows[0]["types"]):
-            steps.append(f"-[{typ}]- {node['name']}")
-        click.echo(" ".join(steps))
+        return
+    a, b = out["source"], out["target"]
+    if out["path"] is None:
+        only = f" using only {', '.join(out['types'])}" if out["types"] else ""
+        click.echo(f"no path between {a['name']} and {b['name']}{only}")
+        return
+    nodes = out["path"]["nodes"]
+    steps = [nodes[0]["name"]] + [f"-[{t}]- {n['name']}" for n, t in zip(nodes[1:], out["path"]["types"])]
+    click.echo(" ".join(steps))
+    names = {n["id"]: n["name"] for n in nodes}
+    rows = [[f"{names[h['from']]} → {names[h['to']]}", f"{r['type']} {r['zh']}",
+             f"{names[r['source']]}→{names[r['target']]}", "|".join(r["src"]), r["variant"] or ""]
+            for h in out["hops"] for r in h["relations"]]
+    click.echo(table(rows, ["hop", "relation", "direction", "src", "variant"]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 
 import click
 
@@ -39,8 +40,35 @@ class LazyGroup(click.Group):
         module, _, attr = target.partition(":")
         return getattr(importlib.import_module(module), attr)
 
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Run the CLI; a usage error is one line on stderr and exit code 2 (click prints three or four)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            exc.show()  # a bare group prints its help, as click does
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            click.echo(one_line_usage_error(exc), err=True)
+            sys.exit(2)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+
+def one_line_usage_error(exc: click.UsageError) -> str:
+    """``error: <command>: <what was wrong> (see '<command> --help')`` on a single line."""
+    command = exc.ctx.command_path if exc.ctx else "leishen"
+    message = " ".join(exc.format_message().split())
+    return f"error: {command}: {message} (see '{command} --help')"
+
+
+@click.group(name="leishen", cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="leishen")
 def main():
     """leishen (類神): the cited correspondence graph of Da Liu Ren, Qimen Dunjia and the Nine Stars."""

@@ -113,7 +113,7 @@ def read(moment, tz, topic, lang, typed, backend, uri, user, password, as_json):
 def find(rule, start, end, tz, step, topic, backend, uri, user, password, as_json):
     """The moments from --from to --to where RULE holds, as JSON lines (progress on stderr)."""
     from leishen.engine.calendar import parse_moment
-    from leishen.readings.find import find as run_find, moments
+    from leishen.readings.search import find as run_find, moments
     r = _reader(backend, uri, user, password)
     t0, t1 = parse_moment(start, tz), parse_moment(end, tz)
     total = sum(1 for _ in moments(t0, t1, step))

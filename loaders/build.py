@@ -21,7 +21,7 @@ from pathlib import Path
 import networkx as nx
 
 from leishen.errors import CitationError
-from leishen.loaders.corpus import Corpus, load_corpus
+from leishen.loaders.corpus import Corpus, CorpusError, load_corpus
 from leishen.loaders.conditions import read_rules
 from leishen.loaders.records import Edge, Fact, GraphData, Node
 from leishen.loaders.schema import RelationDef, Schema, load_schema, ontology_dir
@@ -68,7 +68,7 @@ def check_citations(registry: Registry, facts: list[Fact], corpus: Corpus) -> tu
         try:
             text = "".join(corpus.passage(c) for c in fact.src)
         except CitationError as exc:
-            errors.append(f"{where}: {exc}")
+            errors.append(f"{where} column src: {exc}")
             continue
         checked += 1
         if fact.terms:
@@ -78,7 +78,7 @@ def check_citations(registry: Registry, facts: list[Fact], corpus: Corpus) -> tu
             lacking = ["/".join(g) for g in groups if not any(n in text for n in g)]
         if lacking:
             cites = "|".join(str(c) for c in fact.src)
-            errors.append(f"{where}: passage {cites} does not contain {', '.join(lacking)}")
+            errors.append(f"{where} column {'terms' if fact.terms else 'src'}: passage {cites} does not contain {', '.join(lacking)}")
     for node in registry.nodes.values():
         for src in node.props.get("src", []):
             doc, _, line = src.partition(":")
@@ -129,11 +129,18 @@ def _passage_nodes(facts: list[Fact]) -> list[Node]:
             for c in cites]
 
 
+def _without_article(text: str) -> str:
+    return text[4:] if text.startswith("the ") else text
+
+
 def lookup_keys(props: dict) -> list[str]:
-    """The strings a user may type for a node: name, aliases, ko, en and the parts of en (lower case)."""
-    en = props.get("en", "").lower()
+    """The strings a user may type for a node (lower case): name, aliases, key, ko, en and the parts
+    of en, each English one also without a leading "the" (``the White Tiger`` → ``white tiger``)."""
+    en = " ".join(props.get("en", "").lower().split())
     parts = [p.strip() for p in en.replace("(", "|").replace(")", "|").split("|")]
-    keys = [props["name"], *props.get("aliases", []), props.get("ko", ""), en, *parts]
+    english = [en, *parts]
+    keys = [props["name"], *props.get("aliases", []), props.get("key", "").lower(), props.get("ko", ""),
+            *english, *(_without_article(e) for e in english)]
     return sorted({k for k in keys if k})
 
 
@@ -165,7 +172,7 @@ def _build(corpus_dir: Path | None, check: bool, _ontology: Path) -> GraphData:
     with _bulk_allocation():
         schema = load_schema()
         registry, facts = read_registry(schema)
-        corpus = load_corpus(corpus_dir) if (check or corpus_dir) else None
+        corpus = load_corpus(corpus_dir) if corpus_dir else None  # build_graph found the default one
         if check and corpus is not None:
             _, errors = check_citations(registry, facts, corpus)
             raise_errors(errors, "the citations")
@@ -185,7 +192,10 @@ def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> Grap
     """
     folder = Path(corpus).resolve() if corpus else None
     if folder is None and check:
-        found = load_corpus(None)
+        try:
+            found = load_corpus(None)
+        except CorpusError:
+            found = None  # a damaged default corpus blocks only what needs the texts (check, passage …)
         folder = found.folder if found else None
     return _build(folder, check, ontology_dir())
 

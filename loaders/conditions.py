@@ -21,7 +21,7 @@ from leishen.loaders.records import Fact
 from leishen.loaders.schema import Schema, ontology_dir
 
 POLARITIES = ("吉", "凶", "平", "混")
-LOGIC = ("all", "any", "not", "some", "at")
+LOGIC = ("all", "any", "not", "some", "every", "at")
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,10 @@ class _Checker:
 
     def call(self, node: ast.AST) -> Call:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):  # `not(…)` parses as the operator
-            return Call("not", (self.call(node.operand),))
+            inner = self.call(node.operand)
+            if inner.pred == "some" and isinstance(inner.args[1], Call) and inner.args[1].pred == "not":
+                return Call("every", (inner.args[0], inner.args[1].args[0]))  # not(some(S, not(c))) = every(S, c)
+            return Call("not", (inner,))
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name) or node.keywords:
             self.fail(node, "expected a predicate call such as eq(初傳, Branch.卯)")
         name = node.func.id
@@ -138,19 +141,24 @@ class _Checker:
         if (not star and len(node.args) != len(kinds)) or (star and len(node.args) < len(kinds)):
             want = f"at least {len(kinds)}" if star else str(len(kinds))
             self.fail(node, f"{name} takes {want} argument(s), got {len(node.args)}")
-        if name in ("some", "at"):
+        if name in ("some", "every", "at"):
             return self._scoped(name, node)
         args = []
         for i, arg in enumerate(node.args):
             kind = kinds[min(i, len(kinds) - 1)].rstrip("*")
             args.append(self.arg(arg, kind, name, i))
+        if name == "eq" and isinstance(args[1], int):
+            label = self.label_of(args[0], node.args[0])
+            if label != "int":
+                self.fail(node.args[1], f"eq: {args[0]} is a {label} slot; a number compares only with a "
+                                        "number slot (局)")
         return Call(name, tuple(args))
 
     def _scoped(self, name: str, node: ast.Call) -> Call:
         first = node.args[0]
-        if name == "some":
+        if name in ("some", "every"):
             if not isinstance(first, ast.Name) or first.id not in self.vocab.scopes:
-                self.fail(first, f"some: {ast.unparse(first)!r} is not a scope ({', '.join(self.vocab.scopes)})")
+                self.fail(first, f"{name}: {ast.unparse(first)!r} is not a scope ({', '.join(self.vocab.scopes)})")
             scope = first.id
             head: object = Scope(scope)
         else:
@@ -224,6 +232,9 @@ class _Checker:
             self.fail(node, f"{ast.unparse(node)!r} is not a slot")
         slot = Slot(node.id, tuple(reversed(parts)))
         self.label_of(slot, node)
+        if self._local(node.id) is None:  # a chart-level alias (干上) is stored as its slot (課1上)
+            for sysdef in self.vocab.systems.values():
+                slot = Slot(sysdef.get("aliases", {}).get(slot.name, slot.name), slot.path)
         return slot
 
     def label_of(self, slot: Slot, node: ast.AST) -> str:

@@ -49,9 +49,23 @@ def default_corpus_dir() -> Path | None:
     return guess if guess.is_dir() else None
 
 
+class CorpusError(CitationError):
+    """A corpus file that cannot be read (not UTF-8, a directory …): blocks only what needs the texts."""
+
+
 def _read_doc(path: Path) -> dict[int, str]:
+    """The Classical Chinese paragraphs of one text by line; CorpusError naming the file and byte offset."""
+    if path.is_dir():
+        raise CorpusError(f"corpus file {path} is a directory where a text file belongs")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise CorpusError(f"corpus file {path} is not UTF-8: byte 0x{raw[exc.start]:02x} at byte offset {exc.start} "
+                          f"(line {line})") from None
     out = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if HAN.search(line) and not HANGUL.search(line):
             out[number] = line
     return out

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-import csv
 from collections import defaultdict
 from pathlib import Path
 
+from leishen.loaders.csvfile import read_dicts
 from leishen.loaders.records import Fact
 from leishen.loaders.schema import ontology_dir
+from leishen.loaders.tables import raise_errors
 
 
 def _rows(pattern: str) -> list[dict]:
-    out = []
+    """The rows of every ``coverage/<pattern>`` table, read strictly; OntologyError naming file and row."""
+    out, errors = [], []
     for path in sorted((ontology_dir() / "coverage").glob(pattern)):
-        with path.open(encoding="utf-8", newline="") as fh:
-            out += [{**r, "_file": path.name} for r in csv.DictReader(fh)]
+        rows = read_dicts(path, f"coverage/{path.name}", errors, rows_required=not path.name.startswith("missing_"))
+        out += [{**r, "_file": path.name} for _, r in rows]
+    raise_errors(errors, "the coverage tables")
     return out
 
 
@@ -48,6 +51,13 @@ def coverage_report(facts: list[Fact], citations: dict | None = None) -> dict:
              "present": sum(d["present"] for d in documents.values())}
     return {"documents": documents, "total": total, "sections": sections,
             "sections_without_expectation": stray, "citations": citations or {"checked": 0, "failed": 0}}
+
+
+def known_extraction_differences() -> dict[tuple, str]:
+    """The understood differences between the texts' enumerations and the tables
+    (``coverage/extraction_known.csv``): (spec, kind, row tuple) → reason."""
+    return {(r["spec"], r["kind"], tuple(r["row"].split("|"))): r["reason"]
+            for r in _rows("extraction_known.csv")}
 
 
 def coverage_dir() -> Path:

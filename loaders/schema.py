@@ -10,6 +10,7 @@ from importlib import resources
 from pathlib import Path
 
 from leishen.errors import OntologyError
+from leishen.loaders.csvfile import read_text
 
 ANY = "*"
 
@@ -84,10 +85,16 @@ def read_schema(folder: Path) -> Schema:
     relations: dict[str, RelationDef] = {}
     for path in sorted(folder.glob("*.toml")):
         file = f"schema/{path.name}"
+        errors: list[str] = []
+        text = read_text(path, file, errors)
+        if text is None:
+            raise OntologyError(errors[0])
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise OntologyError(f"{file}: not valid TOML: {exc}") from None
+        if not data.get("labels") and not data.get("relations"):
+            raise OntologyError(f"{file}: defines no labels and no relations (an empty or truncated schema file)")
         for name, table in data.get("labels", {}).items():
             if name in labels:
                 raise OntologyError(f"{file}: label {name!r} is already defined in {labels[name].file}")

@@ -6,16 +6,14 @@ broken data change is reported in one go and no graph is built from it.
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
-
-import hanja
 
 from leishen.errors import CitationError, OntologyError
 from leishen.loaders.corpus import parse_citation
+from leishen.loaders.csvfile import read_table
+from leishen.loaders.hangul import hangul_reading  # noqa: F401  (the fallback ko reading)
 from leishen.loaders.records import Fact, Node, Ref
 from leishen.loaders.schema import Schema
 
@@ -34,37 +32,31 @@ def snake_to_label(stem: str) -> str:
     return "".join(part.capitalize() for part in stem.split("_"))
 
 
-@cache
-def _char_reading(char: str) -> str:
-    return hanja.translate(char, "substitution")
-
-
-def hangul_reading(name: str) -> str:
-    """The hangul reading of a hanja term, character by character (used when no ko gloss is written).
-
-    Initial-sound rules (두음법칙) are not applied; write a ko gloss where that matters.
-    """
-    return "".join(_char_reading(c) for c in name)
-
-
 def _split(cell: str | None) -> list[str]:
     return [p.strip() for p in (cell or "").split("|") if p.strip()]
 
 
+def _check_header(header: list[str], columns: tuple[str, ...], rel: str, errors: list[str]) -> bool:
+    """A header holding every required column and no unknown one; else an error naming the file."""
+    missing = [c for c in columns if c not in header and c not in OPTIONAL_FACT_COLUMNS]
+    if missing:
+        errors.append(f"{rel} row 1: header lacks column(s) {', '.join(missing)} (expected {','.join(columns)})")
+        return False
+    unknown = [c for c in header if c not in columns]
+    if unknown:
+        errors.append(f"{rel} row 1: unknown column(s) {', '.join(unknown)} (allowed: {','.join(columns)})")
+        return False
+    return True
+
+
 def read_csv(path: Path, columns: tuple[str, ...], rel: str, errors: list[str]) -> list[tuple[int, dict]]:
-    """Rows of a CSV as (row number, dict); a missing required column is an error."""
-    with path.open(encoding="utf-8", newline="") as fh:
-        reader = csv.DictReader(fh)
-        header = reader.fieldnames or []
-        missing = [c for c in columns if c not in header and c not in OPTIONAL_FACT_COLUMNS]
-        if missing:
-            errors.append(f"{rel}: header lacks column(s) {', '.join(missing)} (expected {','.join(columns)})")
-            return []
-        unknown = [c for c in header if c not in columns]
-        if unknown:
-            errors.append(f"{rel}: unknown column(s) {', '.join(unknown)} (allowed: {','.join(columns)})")
-            return []
-        return [(n, {k: (v or "").strip() for k, v in row.items() if k}) for n, row in enumerate(reader, 2)]
+    """Rows of a CSV as (row number, dict), read strictly (:mod:`leishen.loaders.csvfile`); a missing
+    required or an unknown column is an error."""
+    table = read_table(path, rel, errors)
+    if table is None or not _check_header(table[0], columns, rel, errors):
+        return []
+    header, rows = table
+    return [(n, dict(zip(header, cells))) for n, cells in rows]
 
 
 @dataclass
@@ -78,13 +70,13 @@ class Registry:
 
     def add(self, node: Node, names: list[str], where: str, errors: list[str]) -> None:
         if node.id in self.nodes:
-            errors.append(f"{where}: node {node.id} is defined twice")
+            errors.append(f"{where} column key: node {node.id} is defined twice")
             return
         self.nodes[node.id] = node
         for name in names:
             other = self.index.setdefault((node.label, name), node.id)
             if other != node.id:
-                errors.append(f"{where}: name {name!r} of {node.id} already names {other}")
+                errors.append(f"{where} column name/aliases: name {name!r} of {node.id} already names {other}")
 
     def resolve(self, ref: Ref, where: str, errors: list[str]) -> str | None:
         """The node id for *ref*; open labels create the node on first use."""
@@ -125,11 +117,15 @@ def read_entities(folder: Path, registry: Registry, errors: list[str]) -> None:
         for n, row in read_csv(path, ENTITY_COLUMNS, rel, errors):
             where = f"{rel} row {n}"
             if not row.get("key", "").isascii() or not row.get("key"):
-                errors.append(f"{where}: key {row.get('key')!r} must be non-empty ASCII")
+                errors.append(f"{where} column key: key {row.get('key')!r} must be non-empty ASCII")
                 continue
             aliases = _split(row.get("aliases"))
+            order = row.get("order", "")
+            if order and not order.isdigit():
+                errors.append(f"{where} column order: {order!r} is not a whole number")
+                continue
             props = {"key": row["key"], "label": label, "name": row["name"], "ko": row["ko"], "en": row["en"],
-                     "aliases": aliases, "order": int(row["order"]) if row.get("order", "").isdigit() else 0,
+                     "aliases": aliases, "order": int(order) if order else 0,
                      "src": _split(row.get("src"))}
             registry.add(Node(f"{label}:{row['key']}", label, props), [row["name"], *aliases], where, errors)
 
@@ -141,7 +137,7 @@ def read_glossary(folder: Path, registry: Registry, errors: list[str]) -> None:
         for n, row in read_csv(path, GLOSSARY_COLUMNS, rel, errors):
             key = (row["label"], row["name"])
             if row["label"] not in registry.schema.labels:
-                errors.append(f"{rel} row {n}: unknown label {row['label']!r}")
+                errors.append(f"{rel} row {n} column label: unknown label {row['label']!r}")
                 continue
             old = registry.glossary.get(key)
             if old and old["en"] != row["en"] and row["en"]:
@@ -154,7 +150,7 @@ def read_glossary(folder: Path, registry: Registry, errors: list[str]) -> None:
 def _ref(text: str, where: str, column: str, errors: list[str]) -> Ref | None:
     m = REF.match(text)
     if not m:
-        errors.append(f"{where}: {column} {text!r} must be written Label:name")
+        errors.append(f"{where} column {column}: {text!r} must be written Label:name")
         return None
     return Ref(m.group(1), m.group(2).strip())
 
@@ -172,12 +168,12 @@ def _qualifiers(cell: str, registry: Registry, where: str, errors: list[str]):
         elif pairs:
             pairs[-1][1] = f"{pairs[-1][1]}|{seg}"
         else:
-            errors.append(f"{where}: qualifiers {cell!r}: {seg!r} is not key=value (snake_case key)")
+            errors.append(f"{where} column qualifiers: {cell!r}: {seg!r} is not key=value (snake_case key)")
     out, nodes = [], set()
     for key, value in pairs:
         m = REF.match(value) if ":" in value else None
         if m and m.group(1) in registry.schema.labels:
-            node = registry.resolve(Ref(m.group(1), m.group(2).strip()), f"{where}: qualifier {key}", errors)
+            node = registry.resolve(Ref(m.group(1), m.group(2).strip()), f"{where} column qualifiers: {key}", errors)
             value = node or value
             nodes.add(key)
         out.append((key, value))
@@ -230,13 +226,13 @@ def read_fact_row(row: dict, registry: Registry, rel: str, n: int, errors: list[
     before = len(errors)
     rdef = registry.schema.relations.get(row.get("relation", ""))
     if rdef is None:
-        errors.append(f"{where}: unknown relation type {row.get('relation')!r}")
+        errors.append(f"{where} column relation: unknown relation type {row.get('relation')!r}")
     s_ref = _ref(row.get("subject", ""), where, "subject", errors)
     o_ref = _ref(row.get("object", ""), where, "object", errors)
-    subject = registry.resolve(s_ref, f"{where}: subject", errors) if s_ref else None
-    obj = registry.resolve(o_ref, f"{where}: object", errors) if o_ref else None
+    subject = registry.resolve(s_ref, f"{where} column subject", errors) if s_ref else None
+    obj = registry.resolve(o_ref, f"{where} column object", errors) if o_ref else None
     if rdef and subject and obj and not rdef.allows(s_ref.label, o_ref.label):
-        errors.append(f"{where}: {rdef.name} does not join {s_ref.label} to {o_ref.label} "
+        errors.append(f"{where} column relation: {rdef.name} does not join {s_ref.label} to {o_ref.label} "
                       f"(allowed: {'/'.join(rdef.subject)} → {'/'.join(rdef.object)})")
     quals, node_quals = _qualifiers(row.get("qualifiers", ""), registry, where, errors)
     cites = []
@@ -244,10 +240,10 @@ def read_fact_row(row: dict, registry: Registry, rel: str, n: int, errors: list[
         try:
             cites.append(parse_citation(part))
         except CitationError as exc:
-            errors.append(f"{where}: {exc}")
+            errors.append(f"{where} column src: {exc}")
     variant = row.get("variant", "")
     if variant not in VARIANTS:
-        errors.append(f"{where}: variant {variant!r} is not one of {', '.join(sorted(v for v in VARIANTS if v))}")
+        errors.append(f"{where} column variant: {variant!r} is not one of {', '.join(sorted(v for v in VARIANTS if v))}")
     if len(errors) > before:
         return None
     return Fact(f"{rel}#{n}", rdef.name, subject, obj, quals, node_quals, tuple(cites),
@@ -260,28 +256,26 @@ def read_facts(folder: Path, registry: Registry, errors: list[str]) -> list[Fact
     facts, cites, cells = [], {}, {}
     for path in sorted(folder.rglob("*.csv")):
         rel = f"facts/{path.relative_to(folder).as_posix()}"
-        with path.open(encoding="utf-8", newline="") as fh:
-            rows = list(csv.reader(fh))
-        if not rows or any(c not in FACT_COLUMNS for c in rows[0]) or \
-                any(c not in rows[0] for c in ("relation", "subject", "object", "src")):
-            read_csv(path, FACT_COLUMNS, rel, errors)  # reports the header problem
+        table = read_table(path, rel, errors)
+        if table is None or not _check_header(table[0], FACT_COLUMNS, rel, errors):
             continue
-        col = {name: i for i, name in enumerate(rows[0])}
-        for n, row in enumerate(rows[1:], 2):
-            if len(row) != len(col):
-                row = (row + [""] * len(col))[: len(col)]
-            row = [c.strip() for c in row]
+        header, rows = table
+        col = {name: i for i, name in enumerate(header)}
+        for n, row in rows:
             fact = _quick_fact(row, col, registry, rel, n, cites, cells)
             if fact is None:
-                fact = read_fact_row(dict(zip(rows[0], row)), registry, rel, n, errors)
+                fact = read_fact_row(dict(zip(header, row)), registry, rel, n, errors)
             if fact:
                 facts.append(fact)
     return facts
 
 
 def raise_errors(errors: list[str], what: str) -> None:
-    """Raise one OntologyError listing every error (at most 50 shown)."""
+    """Raise one OntologyError whose first line is the first error (file, row and column), then
+    the count and the others (at most 50 shown)."""
     if errors:
-        shown = "\n  ".join(errors[:50])
+        if len(errors) == 1:
+            raise OntologyError(errors[0])
+        shown = "\n  ".join(errors[1:50])
         more = f"\n  … and {len(errors) - 50} more" if len(errors) > 50 else ""
-        raise OntologyError(f"{len(errors)} error(s) in {what}:\n  {shown}{more}")
+        raise OntologyError(f"{errors[0]}\n({len(errors)} errors in {what}; the others:)\n  {shown}{more}")

@@ -18,10 +18,10 @@ Row shapes (lists of plain dicts, sorted as stated, identical on both backends):
 ``facts(doc, node_id)``
     facts citing document ``doc`` (or all when None) and touching ``node_id`` as subject, object or qualifier
     (or all when None), in the export shape of ``leishen facts``; sorted by (file, row).
-``shortest_path(source, target)``
+``shortest_path(source, target, types)``
     one row ``{"nodes": [end, …], "types": [type, …]}`` — among all shortest paths over direct relations
-    (either direction, never through Fact or Passage nodes) the one whose node-id list is smallest, each hop
-    taking its smallest relation type; no row when unconnected.
+    (either direction, never through Fact or Passage nodes; only relations of ``types`` when it is a list)
+    the one whose node-id list is smallest, each hop taking its smallest relation type; no row when unconnected.
 ``rule_checks(paths, facts)``
     the ground checks of the rules' graph predicates (see :mod:`leishen.queries.reading_traversal`): one row
     ``{"id", "hops": [[from, type, to, key, src, forward], …]}`` per check that holds, with its smallest witness
@@ -53,7 +53,8 @@ QUERIES: dict[str, NamedQuery] = {q.name: q for q in (
     NamedQuery("resolve", ("q",), "nodes a user's name, alias, ko or en reading denotes"),
     NamedQuery("symbol_relations", ("node_id",), "all relations of a node, both directions, and facts naming it as a qualifier"),
     NamedQuery("facts", ("doc", "node_id"), "facts by document and/or node, in the export shape"),
-    NamedQuery("shortest_path", ("source", "target"), "the smallest shortest typed path between two nodes"),
+    NamedQuery("shortest_path", ("source", "target", "types"),
+               "the smallest shortest typed path between two nodes (only relations of the given types, when given)"),
     NamedQuery("relations_among", ("node_ids",), "direct relations among a set of nodes"),
     NamedQuery("rule_checks", ("paths", "facts"), "the ground checks of the rules' graph predicates, with witnesses"),
 )}

@@ -92,19 +92,27 @@ def facts(g: nx.MultiDiGraph, doc: str | None = None, node_id: str | None = None
     return [fact_row(g, n) for n in chosen]
 
 
-def _visible_graph(g: nx.MultiDiGraph) -> nx.Graph:
-    """Undirected simple graph of direct relations between visible nodes; each edge keeps its smallest type."""
+def _visible_graph(g: nx.MultiDiGraph, types: frozenset[str] | None = None) -> nx.Graph:
+    """Undirected simple graph of direct relations between visible nodes (only those of *types*, when
+    given); each edge keeps its smallest type."""
     h = nx.Graph()
     for u, v, t in g.edges(data="type"):
         if t in REIFIED or g.nodes[u]["label"] in HIDDEN_LABELS or g.nodes[v]["label"] in HIDDEN_LABELS:
+            continue
+        if types is not None and t not in types:
             continue
         if not h.has_edge(u, v) or t < h.edges[u, v]["type"]:
             h.add_edge(u, v, type=t)
     return h
 
 
-def shortest_path(g: nx.MultiDiGraph, source: str, target: str, *, limit: int = 100_000) -> list[dict]:
-    h = g.graph.get("_visible") or g.graph.setdefault("_visible", _visible_graph(g))
+def shortest_path(g: nx.MultiDiGraph, source: str, target: str, types: list[str] | None = None, *,
+                  limit: int = 100_000) -> list[dict]:
+    if types is None:
+        h = g.graph.get("_visible") or g.graph.setdefault("_visible", _visible_graph(g))
+    else:
+        key = ("_visible", frozenset(types))
+        h = g.graph.get(key) or g.graph.setdefault(key, _visible_graph(g, frozenset(types)))
     if source not in h or target not in h:
         return []
     try:

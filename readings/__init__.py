@@ -32,7 +32,7 @@ def read(chart: dict, *, topic: str | None = None, backend=None) -> dict:
 
 def find(rule: str, start, end, *, step: str = "hour", topic: str | None = None, backend=None, **kw):
     """The moments from *start* to *end* where *rule* holds (an iterator of dicts)."""
-    from leishen.readings.find import find as _find
+    from leishen.readings.search import find as _find
     return _find(_reader(backend), rule, start, end, step=step, topic=topic, **kw)
 
 

@@ -68,6 +68,7 @@ class Lexicon:
     def __init__(self, nodes):
         self.index: dict[tuple[str, str], str] = {}
         self.props: dict[str, dict] = {}
+        self._by_label: dict[str, dict[str, str]] = {}
         for node in nodes:
             if node.label in ("Fact", "Passage"):
                 continue
@@ -78,15 +79,25 @@ class Lexicon:
     def id(self, label: str, name: str | None) -> str | None:
         return self.index.get((label, name)) if name else None
 
+    def ids(self, label: str) -> dict[str, str]:
+        """name or alias → node id, for one label (cached)."""
+        cached = self._by_label.get(label)
+        if cached is None:
+            cached = self._by_label[label] = {n: i for (lab, n), i in self.index.items() if lab == label}
+        return cached
+
 
 def _root(slots: dict, name: str, node: str | int | frozenset | None) -> None:
-    if node is not None and node != frozenset():
+    if node is not None and node != _EMPTY:
         slots[name] = Bound(node, ((node, name),))
+
+
+_EMPTY = frozenset()
 
 
 def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
     """Bind the Liu Ren slots and scopes of a chart's ``liuren`` section."""
-    br = lambda name: lex.id("Branch", name)  # noqa: E731
+    br = lex.ids("Branch").get
     stem, branch = lr["day"][0], lr["day"][1]
     s = b.slots
     _root(s, "日干", lex.id("Stem", stem))
@@ -112,13 +123,14 @@ def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
     plate = {br(e): br(h) for e, h in (lr.get("plate") or {}).items()}
     b.above.update(plate)
     b.below.update({h: e for e, h in plate.items()})
-    b.rides.update({br(h): lex.id("General", g) for h, g in (lr.get("generals") or {}).items()})
+    general = lex.ids("General").get
+    b.rides.update({br(h): general(g) for h, g in (lr.get("generals") or {}).items()})
     _lessons_and_transmissions(lr, lex, b)
     _positions(b)
 
 
 def _lessons_and_transmissions(lr: dict, lex: Lexicon, b: Bindings) -> None:
-    br = lambda name: lex.id("Branch", name)  # noqa: E731
+    br = lex.ids("Branch").get
     lessons = []
     for i, lesson in enumerate(lr.get("lessons") or (), 1):
         upper, lower = br(lesson["upper"]), br(lesson["lower"]) or lex.id("Stem", lesson["lower"])

@@ -14,7 +14,7 @@ Three steps, the same on every backend:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from leishen.loaders.conditions import Call, Rel, Rule, Scope, Slot, Sym, Vocabulary
 from leishen.readings.bindings import LODGES, PLATE_OVER, RIDDEN_BY, Bindings, Bound
@@ -31,7 +31,7 @@ class Context:
     vocab: Vocabulary
     labels: dict  # node id → label
     topic: str | None = None
-    patterns: frozenset = frozenset()
+    patterns: dict = field(default_factory=dict)  # pattern id → [its path, *its evidence] (walks)
 
 
 def resolve(slot: Slot, env: dict, ctx: Context) -> Bound | None:
@@ -167,7 +167,7 @@ def collect_checks(call: Call, env: dict, ctx: Context, out: set) -> None:
     elif call.pred in ("all", "any", "not"):
         for sub in call.args:
             collect_checks(sub, env, ctx, out)
-    elif call.pred in ("some", "at"):
+    elif call.pred in ("some", "every", "at"):
         for _, local in _instances(call, env, ctx):
             collect_checks(call.args[1], local, ctx, out)
 
@@ -198,6 +198,14 @@ def evaluate(call: Call, env: dict, ctx: Context, answers: dict) -> tuple[bool, 
     if pred == "not":
         ok, _, _ = evaluate(args[0], env, ctx, answers)
         return (not ok), [], []
+    if pred == "every":
+        wits, instances = [], _instances(call, env, ctx)
+        for _, local in instances:
+            ok, w, _ = evaluate(args[1], local, ctx, answers)
+            if not ok:
+                return False, [], []
+            wits += w
+        return bool(instances), wits, []
     if pred in ("some", "at"):
         for key, local in _instances(call, env, ctx):
             ok, w, i = evaluate(args[1], local, ctx, answers)
@@ -205,17 +213,46 @@ def evaluate(call: Call, env: dict, ctx: Context, answers: dict) -> tuple[bool, 
                 return True, w, [key, *i]
         return False, [], []
     if pred in GRAPH_PREDICATES:
-        found = [answers.get(c) for c in graph_checks(call, env, ctx)]
-        found = [f for f in found if f]
-        return (True, [("graph", found[0])], []) if found else (False, [], [])
+        for check in graph_checks(call, env, ctx):
+            hops = answers.get(check)
+            if hops:
+                start, end = _ends(call, env, ctx, hops)
+                wits = [("graph", hops, start, end)]
+                if check[0] == "fact":  # the fact's object –OBJECT← the fact –QUALIFIER→ its qualifier's value
+                    chain = _chain_of(call, env, ctx, check[3])
+                    wits.append(("qualifier", hops[-1][3], check[3], check[4], check[5], chain, hops[-1][4]))
+                return True, wits, []
+        return False, [], []
     return chart_leaf(call, env, ctx)
+
+
+def _chain_of(call: Call, env: dict, ctx: Context, node: str):
+    """The chain of the predicate's slot argument bound to *node* (None when none is)."""
+    for a in call.args:
+        if isinstance(a, Slot):
+            bound = resolve(a, env, ctx)
+            if bound and bound.value == node:
+                return bound.chain
+    return None
+
+
+def _ends(call: Call, env: dict, ctx: Context, hops: list) -> tuple:
+    """(the chain of the slot a graph witness starts from, or None; the slot it ends at, or None). The
+    slots are the predicate's arguments and the chart slots its definition names (kin: 日干)."""
+    spec = ctx.vocab.predicates[call.pred].get("fact", {})
+    named = [Slot(v) for k, v in spec.items() if k in ("subject", "object") and not str(v).startswith("$")]
+    slots = [(a, resolve(a, env, ctx)) for a in (*call.args, *named) if isinstance(a, Slot)]
+    start = next((b.chain for a, b in slots if b and b.value == hops[0][0]), None)
+    end = next((str(a) for a, b in slots if b and b.value == hops[-1][2] and len(b.chain) == 1), None)
+    return start, end
 
 
 def chart_leaf(call: Call, env: dict, ctx: Context) -> tuple[bool, list, list]:
     """The predicates decided by the chart itself, the request, or the patterns already found."""
     pred, args = call.pred, call.args
     if pred == "pattern":
-        return (args[0].id in ctx.patterns), [], []
+        walks = ctx.patterns.get(args[0].id)
+        return (walks is not None), [("walk", w) for w in walks or ()], []
     if pred == "topic":
         return (args[0].id == ctx.topic), [], []
     value, bound = _value(args[0], env, ctx)

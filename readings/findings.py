@@ -43,9 +43,26 @@ def graph_walk(hops: list, props: dict) -> list:
 
 
 def witness_walk(w, props: dict) -> list:
-    """A witness (a chart chain, or ``("graph", hops)``) as a walk."""
+    """A witness (a chart chain, or ``("graph", hops, start chain, end slot)``) as a walk: a graph
+    witness starts with the chart hops of the slot it was asked from, and names the slot it ends at."""
+    if isinstance(w, tuple) and w and w[0] == "walk":  # a pattern's own path, already a walk
+        return w[1]
+    if isinstance(w, tuple) and w and w[0] == "qualifier":  # object ←OBJECT– fact –QUALIFIER→ value
+        _, fid, obj, role, value, chain, src = w
+        fact_node = {"node": {"id": f"Fact:{fid}", "label": "Fact", "key": fid, "name": fid}}
+        return (chain_walk(chain, props) if chain else [node_json(obj, props)]) + [
+                {"rel": "OBJECT", "chart": False, "src": list(src or ()), "key": f"{fid}/object", "forward": False},
+                fact_node,
+                {"rel": "QUALIFIER", "chart": False, "src": list(src or ()), "key": f"{fid}/q/{role}", "forward": True},
+                node_json(value, props)]
     if isinstance(w, tuple) and w and w[0] == "graph":
-        return graph_walk(w[1], props)
+        _, hops, start, end = w
+        walk = graph_walk(hops, props)
+        if start:
+            walk = chain_walk(start, props) + walk[1:]
+        if end:
+            walk[-1] = {**walk[-1], "slot": end}
+        return walk
     return chain_walk(w, props)
 
 
@@ -59,20 +76,26 @@ def fact_hop(fact: Fact, forward: bool = True) -> dict:
             "forward": forward, "qualifiers": json.loads(fact.qualifiers_json())}
 
 
+def walk_to(target: str, walks: list[list], props: dict, slot_concepts: dict) -> tuple[list, list]:
+    """(a walk from a chart slot to *target*, the other walks): a witness that ends there; else, when
+    the target is a Concept standing for a slot (Concept:日干), the slot's chain and an ``IS_SLOT`` chart
+    hop; else the first witness and a ``MEETS`` chart hop (the chart meets the condition there)."""
+    for i, walk in enumerate(walks):
+        if _end(walk) == target:
+            return walk, walks[:i] + walks[i + 1:]
+    slot = slot_concepts.get(target)
+    if slot is not None:
+        return chain_walk(slot.chain, props) + [{"rel": "IS_SLOT", "chart": True, "src": None},
+                                                node_json(target, props)], walks
+    if walks:
+        return walks[0] + [{"rel": "MEETS", "chart": True, "src": None}, node_json(target, props)], walks[1:]
+    return [node_json(target, props)], []
+
+
 def main_walk(fact: Fact, walks: list[list], props: dict, slot_concepts: dict) -> tuple[list, list]:
     """(path, evidence): the walk that reaches the fact's subject, extended by the fact's edge."""
-    for i, walk in enumerate(walks):
-        if _end(walk) == fact.subject:
-            return walk + [fact_hop(fact), node_json(fact.object, props)], walks[:i] + walks[i + 1:]
-    slot = slot_concepts.get(fact.subject)
-    if slot is not None:
-        walk = chain_walk(slot.chain, props) + [{"rel": "IS_SLOT", "chart": True, "src": None},
-                                               node_json(fact.subject, props)]
-        return walk + [fact_hop(fact), node_json(fact.object, props)], walks
-    if walks:
-        walk = walks[0] + [{"rel": "MEETS", "chart": True, "src": None}, node_json(fact.subject, props)]
-        return walk + [fact_hop(fact), node_json(fact.object, props)], walks[1:]
-    return [node_json(fact.subject, props), fact_hop(fact), node_json(fact.object, props)], []
+    walk, rest = walk_to(fact.subject, walks, props, slot_concepts)
+    return walk + [fact_hop(fact), node_json(fact.object, props)], rest
 
 
 def meaning(node_id: str, props: dict) -> dict:

@@ -24,7 +24,7 @@ FACT_READINGS = (("kin", "KIN_BRANCH", "Kin", "kin"), ("stages", "LIFE_STAGE", "
 
 
 def _ids(reader, label: str) -> list[str]:
-    return sorted(n for n, lab in reader.labels.items() if lab == label)
+    return reader.ids_by_label[label]
 
 
 def lore_checks(reader, b) -> dict:
@@ -44,36 +44,58 @@ def lore_checks(reader, b) -> dict:
             if "季節" in s:
                 for v in _ids(reader, "Vigour"):
                     out[("vigour", name, v)] = ("fact", "VIGOUR", t, v, "season", s["季節"].value, ())
+    return out
+
+
+def relation_rows(reader, b) -> list[tuple[str, dict]]:
+    """(system, row) of the named query ``relations_among`` over each system's slot nodes: the 刑 沖 破 害
+    合 among them (one backend call for every system)."""
+    nodes = {}
     for system, names in RELATION_SLOTS.items():
-        if system not in b.systems:
-            continue
-        present = [n for n in names if n in s and isinstance(s[n].value, str)]
-        for x, y in combinations(present, 2):
-            for rtype in RELATION_TYPES:
-                out[("relations", (system, x, y), rtype)] = ("path", s[x].value, ((rtype, "out"),), s[y].value)
+        if system in b.systems:
+            for n in names:
+                if n in b.slots and isinstance(b.slots[n].value, str):
+                    nodes.setdefault(b.slots[n].value, set()).add(system)
+    if not nodes:
+        return []
+    rows = reader.backend.run("relations_among", node_ids=sorted(nodes))
+    return [(system, row) for row in rows if row["type"] in RELATION_TYPES
+            for system in sorted(nodes[row["source"]["id"]] & nodes[row["target"]["id"]])]
+
+
+def relation_findings(reader, b, rows: list) -> list[dict]:
+    """A finding for each relation between two slots of the same system (each pair of slots once)."""
+    out = []
+    for system, row in rows:
+        src, dst = row["source"]["id"], row["target"]["id"]
+        slots = [n for n in RELATION_SLOTS[system] if n in b.slots and b.slots[n].value in (src, dst)]
+        for x, y in combinations(slots, 2):
+            vx, vy = b.slots[x].value, b.slots[y].value
+            if {vx, vy} != {src, dst} or (src == dst and vx != vy):
+                continue
+            forward = vx == src
+            hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": forward}
+            path = [{"node": row["source" if forward else "target"], "slot": x}, hop,
+                    {"node": row["target" if forward else "source"], "slot": y}]
+            path = [{"node": {k: v for k, v in h["node"].items()}, "slot": h["slot"]} if "node" in h else h
+                    for h in path]
+            rdef = reader.data_schema.relations[row["type"]]
+            mean = {"id": None, "zh": rdef.zh, "ko": rdef.ko, "en": rdef.en}
+            out.append(_lore(system, "relations", f"{x}-{y}/{row['type']}", row["fact"], reader, path, [], mean,
+                             {x: vx, y: vy}))
     return out
 
 
 def lore_findings(reader, b, answers: dict, checks: dict) -> list[dict]:
-    """The findings of the lore readings whose checks hold."""
+    """The findings of the kin / stages / vigour readings whose checks hold."""
     out = []
     for (query, where, value), check in sorted(checks.items(), key=repr):
         hops = answers.get(check)
         if not hops:
             continue
-        if query == "relations":
-            system, x, y = where
-            path = chain_walk(b.slots[x].chain, reader.props)[:1] + graph_walk(hops, reader.props)[1:]
-            path[-1] = {**path[-1], "slot": y}
-            rdef = reader.data_schema.relations[value]
-            mean = {"id": None, "zh": rdef.zh, "ko": rdef.ko, "en": rdef.en}
-            fid = hops[-1][3]
-            out.append(_lore(system, query, f"{x}-{y}/{value}", fid, reader, path, [], mean,
-                             {x: check[1], y: check[3]}))
-        else:
-            path, evidence = _fact_path(b, where, check, hops, reader)
-            out.append(_lore("liuren", query, f"{where}/{value}", hops[-1][3], reader, path, evidence,
-                             meaning(value, reader.props), {where: b.slots[where].value}))
+        path, evidence = _fact_path(b, where, check, hops, reader)
+        out.append(_lore("liuren", query, f"{where}/{value}", hops[-1][3], reader, path, evidence,
+                         meaning(value, reader.props), {where: b.slots[where].value}))
     return out
 
 

@@ -14,12 +14,13 @@ from dataclasses import replace
 
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
-from leishen.loaders.conditions import vocabulary
+from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
-from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, witness_walk
-from leishen.readings.lore import lore_checks, lore_findings
+from leishen.readings.index import RuleIndex, present_pairs
+from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, walk_to, witness_walk
+from leishen.readings.lore import lore_checks, lore_findings, relation_findings, relation_rows
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
@@ -30,9 +31,13 @@ class TopicError(LeishenError):
 
 
 class Reader:
-    """Reads charts against the rules of the graph, on a backend (NetworkX by default)."""
+    """Reads charts against the rules of the graph, on a backend (NetworkX by default).
 
-    def __init__(self, backend=None, corpus=None):
+    *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
+    only, never on the chart); it is on by default for NetworkX and off for a server backend, so each
+    Neo4j reading asks the server."""
+
+    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None):
         if backend is None:
             from leishen.backends import get_backend
             backend = get_backend("networkx")
@@ -51,7 +56,23 @@ class Reader:
         for f in self.data.facts:
             if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and not f.when:
                 self.meanings[f.subject].append(f)
-        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts if f.when} - {None})
+        locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
+        sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
+        for e in self.data.edges:
+            sources[(e.type, e.dst)].add(e.src)
+        self.requires_index = RuleIndex(self.requires, locals_of, sources)
+        self.others_index = RuleIndex(self.others, locals_of, sources)
+        self.ids_by_label = defaultdict(list)
+        for nid in sorted(self.labels):
+            self.ids_by_label[self.labels[nid]].append(nid)
+        self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
+        self._answers: dict = {}
+        self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
+                                 for name in sysdef["slots"] if self.lex.id("Concept", name)}
+        self._chosen: dict = {}
+        self.conditioned_meanings = {f.subject for f in self.data.facts
+                                     if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and f.when}
+        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts} - {None})
 
     # ---- topics -------------------------------------------------------------------------------
     def topics(self) -> list[dict]:
@@ -79,17 +100,15 @@ class Reader:
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
-        order = sorted(checks, key=repr)
-        paths, facts = [], []
-        for i, c in enumerate(order):
-            if c[0] == "path":
-                paths.append({"id": i, "a": c[1], "b": c[3], "types": [s[0] for s in c[2]],
-                              "dirs": [s[1] for s in c[2]]})
-            else:
-                facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
-                              "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
+        known = self._answers if self.cache else {}
+        order, paths, facts = check_params(c for c in checks if c not in known)
         rows = self.backend.run("rule_checks", paths=paths, facts=facts) if order else []
-        return {order[r["id"]]: r["hops"] for r in rows}
+        fresh = dict.fromkeys(order)
+        fresh.update((order[r["id"]], r["hops"]) for r in rows)
+        if self.cache:
+            self._answers.update(fresh)
+            return self._answers
+        return fresh
 
     def select(self, wanted: str) -> tuple[set, bool]:
         """The rule facts a ``find`` asks for (by fact id, item, pattern or meaning name, or
@@ -101,42 +120,103 @@ class Reader:
                      self.props.get(fact.object, {}).get("name")}
             if wanted in names:
                 chosen.add(rule.fact)
+        if any(self.facts[f].relation == "REQUIRES" for f in chosen):  # a pattern: all its parts
+            patterns = {self.facts[f].subject for f in chosen if self.facts[f].relation == "REQUIRES"}
+            chosen |= {r.fact for r in self.requires if self.facts[r.fact].subject in patterns}
         return chosen, wanted in ("kin", "stages", "vigour", "relations")
 
-    def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True) -> dict:
+    def systems_of(self, facts: set) -> tuple[str, ...]:
+        """The systems the rules of these facts need (liuren for the lore readings)."""
+        wanted = {r.system for r in self.data.rules if r.fact in facts} or {"liuren"}
+        return tuple(s for s in ("liuren", "qimen", "ninestar") if s in wanted)
+
+    def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True,
+             trail: bool = True) -> dict:
         """The reading of a chart (JSON-able dict; see docs/readings.md). *only* limits the rules to
         those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings."""
         topic_id = self.topic_id(topic)
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx = Context(b, self.vocab, self.labels, topic_id)
-        keep = (lambda r: r.fact in only) if only is not None else (lambda r: True)  # noqa: E731
-        requires = [r for r in self.requires if keep(r) and self._in_scope(r, ctx)]
-        others = [r for r in self.others if keep(r) and self._in_scope(r, ctx)]
+        if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
+            key = frozenset(only)
+            if key not in self._chosen:
+                self._chosen[key] = ([r for r in self.requires if r.fact in only],
+                                     [r for r in self.others if r.fact in only])
+            requires = [r for r in self._chosen[key][0] if self._in_scope(r, ctx)]
+            others = [r for r in self._chosen[key][1] if self._in_scope(r, ctx)]
+            possible = only
+        else:
+            requires = [r for r in self.requires if self._in_scope(r, ctx)]
+            present = present_pairs(b)
+            others = [r for r in self.others_index.candidates(present) if self._in_scope(r, ctx)]
+            possible = {r.fact for r in self.requires_index.candidates(present)}
         checks: set = set()
-        for rule in requires + others:
-            collect_checks(rule.when, {}, ctx, checks)
         lore = lore_checks(self, b) if lore else {}
-        answers = self.answer(checks | set(lore.values()))
-        findings, held = self._patterns(requires, ctx, answers)
-        ctx = replace(ctx, patterns=frozenset(held))
+        if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
+            answers = _Lazy(self)
+        else:  # one round trip for every check of the reading
+            for rule in [r for r in requires if r.fact in possible] + others:
+                collect_checks(rule.when, {}, ctx, checks)
+            answers = self.answer(checks | set(lore.values()))
+        findings, held = self._patterns(requires, possible, ctx, answers)
+        ctx = replace(ctx, patterns=held)
         counts = {"rules_in_scope": len(requires) + len(others), "checks": len(checks),
                   "out_of_scope": len(self.data.rules) - len(requires) - len(others)}
+        concepts = self._slot_concepts(ctx)
         for rule in others:
             ok, wits, where = evaluate(rule.when, {}, ctx, answers)
             if ok:
-                findings.append(self._rule_finding(rule, wits, where, ctx))
-        findings += lore_findings(self, b, answers, lore)
+                findings.append(self._rule_finding(rule, wits, where, ctx, concepts))
+        if lore:
+            findings += lore_findings(self, b, answers, lore)
+            findings += relation_findings(self, b, relation_rows(self, b))
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
                 "topic": self.props[topic_id]["name"] if topic_id else None, "bindings": b.as_ids(),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
-                "counts": counts, "trail": chart_trail(chart), "chart": chart}
+                "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
 
-    def _rule_finding(self, rule, wits: list, where: list, ctx: Context) -> dict:
+    def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
+        """Ask the backend, in one call, every ground check the readings of these charts under these
+        topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
+        checks = self.checks_of(charts, topics)
+        self.cache = True
+        self.answer(checks)
+        return len(checks)
+
+    def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
+        """Every ground check the readings of these charts under these topics may ask (unpruned)."""
+        checks: set = set()
+        for chart in charts:
+            b = chart_bindings(chart, self.lex, self.seasons)
+            checks |= set(lore_checks(self, b).values())
+            for topic in topics:
+                ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
+                for rule in self.data.rules:
+                    if self._in_scope(rule, ctx):
+                        collect_checks(rule.when, {}, ctx, checks)
+        return checks
+
+    def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
+        """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
+        (``{"holds", "walks", "where"}``); ConditionError when the condition is malformed."""
+        call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
+                                       system_hint=system or "liuren")
+        b = chart_bindings(chart, self.lex, self.seasons)
+        ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
+        ok, wits, where = evaluate(call, {}, ctx, _Lazy(self) if self.cache else self._batch(call, ctx))
+        return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
+
+    def _batch(self, call, ctx: Context) -> dict:
+        checks: set = set()
+        collect_checks(call, {}, ctx, checks)
+        return self.answer(checks)
+
+    def _rule_finding(self, rule, wits: list, where: list, ctx: Context, concepts: dict) -> dict:
         fact = self.facts[rule.fact]
         walks = [witness_walk(w, self.props) for w in wits]
-        path, evidence = main_walk(fact, walks, self.props, self._slot_concepts(ctx))
+        path, evidence = main_walk(fact, walks, self.props, concepts)
         topic = dict(fact.qualifiers).get("topic")
         return finding(system=rule.system, topic=self.props[topic]["name"] if topic else None, query="rules",
                        fact=fact, name=self._name(fact), polarity=rule.polarity, judgment=rule.judgment,
@@ -145,12 +225,9 @@ class Reader:
 
     def _slot_concepts(self, ctx: Context) -> dict:
         """Concept nodes that stand for a chart slot (Concept:日干 …) → the slot's bound value."""
-        out = {}
-        for name, bound in ctx.bindings.slots.items():
-            cid = self.lex.id("Concept", name)
-            if cid and isinstance(bound.value, str):
-                out[cid] = bound
-        return out
+        slots = ctx.bindings.slots
+        return {cid: slots[name] for name, cid in self.slot_concept_ids.items()
+                if name in slots and isinstance(slots[name].value, str)}
 
     def fact_name(self, fact_id: str) -> str:
         fact = self.facts.get(fact_id)
@@ -160,41 +237,82 @@ class Reader:
         s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
         return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
 
-    def _patterns(self, requires: list, ctx: Context, answers: dict) -> tuple[list, set]:
-        """The patterns whose every REQUIRES rule of one case holds, and their findings."""
+    def _patterns(self, requires: list, possible: set, ctx: Context, answers: dict) -> tuple[list, set]:
+        """The patterns whose every REQUIRES rule of one case holds, and their findings (a case with a
+        row the chart cannot meet — not in *possible* — is skipped)."""
         cases: dict[tuple, list] = defaultdict(list)
         for rule in requires:
             fact = self.facts[rule.fact]
             cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(rule)
-        findings, held = [], set()
+        findings, held = [], {}
+        concepts = self._slot_concepts(ctx)
         for (pattern, case), rules in sorted(cases.items()):
-            if pattern in held:
+            if pattern in held or any(r.fact not in possible for r in rules):
                 continue
             results = [(r, *evaluate(r.when, {}, ctx, answers)) for r in rules]
             if all(ok for _, ok, _, _ in results):
-                held.add(pattern)
-                findings += self._pattern_findings(pattern, results, ctx)
+                path, evidence = self._pattern_path(pattern, results, concepts)
+                held[pattern] = [path, *evidence]
+                findings += self._pattern_findings(pattern, results, path, evidence, ctx)
         return findings, held
 
-    def _pattern_findings(self, pattern: str, results: list, ctx: Context) -> list[dict]:
-        first_rule, _, wits, where = results[0]
-        req = self.facts[first_rule.fact]
+    def _pattern_path(self, pattern: str, results: list, concepts: dict) -> tuple[list, list]:
+        """The walk from a chart slot to the pattern (through its first REQUIRES edge) and the others."""
+        req = self.facts[results[0][0].fact]
         walks = [witness_walk(w, self.props) for _, _, ws, _ in results for w in ws]
-        head = next((w for w in walks if w[-1].get("node", {}).get("id") == req.object), None)
-        path = (head or [node_json(req.object, self.props)]) + [fact_hop(req, forward=False),
-                                                                node_json(pattern, self.props)]
-        evidence = [w for w in walks if w is not head]
+        head, evidence = walk_to(req.object, walks, self.props, concepts)
+        return head + [fact_hop(req, forward=False), node_json(pattern, self.props)], evidence
+
+    def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, ctx: Context) -> list[dict]:
+        """A finding per meaning of the pattern that has no condition of its own; a bare one (ending at
+        the pattern) when the pattern has no meaning at all (meanings with a condition are rules)."""
+        if pattern in self.conditioned_meanings and not self.meanings.get(pattern):
+            return []
+        first_rule, _, _, where = results[0]
+        req = self.facts[first_rule.fact]
         judgment = "; ".join(r.judgment for r, *_ in results if r.judgment)
         out = []
-        for meaning in self.meanings.get(pattern) or [None]:
+        meanings = [m for m in self.meanings.get(pattern, ()) if dict(m.qualifiers).get("topic") in (None, ctx.topic)]
+        if self.meanings.get(pattern) and not meanings and pattern in self.conditioned_meanings:
+            return []
+        for meaning in meanings or [None]:
             full = path + ([fact_hop(meaning), node_json(meaning.object, self.props)] if meaning else [])
             polarity = (meaning.polarity if meaning and meaning.polarity else first_rule.polarity)
-            out.append(finding(system=first_rule.system, topic=None, query="patterns", fact=meaning or req,
+            topic = dict(meaning.qualifiers).get("topic") if meaning else None
+            out.append(finding(system=first_rule.system, topic=self.props[topic]["name"] if topic else None,
+                               query="patterns", fact=meaning or req,
                                name=self.props[pattern]["name"], polarity=polarity, judgment=judgment,
                                bindings=_walk_bindings([full, *evidence]), path=full, evidence=evidence,
                                props=self.props, options=ctx.bindings.options.get(first_rule.system, {}),
                                where=where))
         return out
+
+
+def check_params(checks) -> tuple[list, list[dict], list[dict]]:
+    """(the checks in a stable order, the ``paths`` and ``facts`` parameters of ``rule_checks``); each
+    parameter row's ``id`` is the check's index in that order."""
+    order = sorted(checks, key=repr)
+    paths, facts = [], []
+    for i, c in enumerate(order):
+        if c[0] == "path":
+            paths.append({"id": i, "a": c[1], "b": c[3], "types": [s[0] for s in c[2]], "dirs": [s[1] for s in c[2]]})
+        else:
+            facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
+                          "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
+    return order, paths, facts
+
+
+class _Lazy:
+    """The cached answers of a reader, asking the backend for a check the first time it is needed."""
+
+    def __init__(self, reader: Reader):
+        self.reader = reader
+
+    def get(self, check):
+        known = self.reader._answers
+        if check not in known:
+            self.reader.answer({check})
+        return known[check]
 
 
 def _walk_bindings(walks: list[list]) -> dict:

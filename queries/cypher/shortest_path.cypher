@@ -2,11 +2,14 @@
 // doc: among all shortest paths over direct relations (either direction, never through Fact or Passage
 //      nodes) the one whose node-id list is smallest, each hop taking its smallest relation type; no row when
 //      unconnected (or when an end has no direct relation)
-// params: $source (string, node id), $target (string, node id)
+//      ($types, when given, limits every hop to those relation types)
+// params: $source (string, node id), $target (string, node id), $types (list of relation types, or null for all)
 MATCH (a:Node {id: $source}), (b:Node {id: $target})
 WHERE NOT a.label IN ['Fact', 'Passage'] AND NOT b.label IN ['Fact', 'Passage']
-  AND EXISTS { (a)-[r]-(x:Node) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'] AND NOT x.label IN ['Fact', 'Passage'] }
-  AND EXISTS { (b)-[r]-(x:Node) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'] AND NOT x.label IN ['Fact', 'Passage'] }
+  AND EXISTS { (a)-[r]-(x:Node) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'] AND NOT x.label IN ['Fact', 'Passage']
+                                      AND ($types IS NULL OR type(r) IN $types) }
+  AND EXISTS { (b)-[r]-(x:Node) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'] AND NOT x.label IN ['Fact', 'Passage']
+                                      AND ($types IS NULL OR type(r) IN $types) }
 CALL (a, b) {
   WITH a, b
   WHERE a = b
@@ -15,7 +18,8 @@ CALL (a, b) {
   WITH a, b
   WHERE a <> b
   MATCH p = allShortestPaths((a)-[*]-(b))
-  WHERE all(r IN relationships(p) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'])
+  WHERE all(r IN relationships(p) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES']
+                                       AND ($types IS NULL OR type(r) IN $types))
     AND all(x IN nodes(p) WHERE NOT x.label IN ['Fact', 'Passage'])
   RETURN nodes(p) AS ns
 }
@@ -27,5 +31,6 @@ RETURN [x IN ns | x {.id, .label, .key, .name}] AS nodes,
          COLLECT {
            MATCH (u)-[r]-(v)
            WHERE u = ns[i] AND v = ns[i + 1] AND NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES']
+             AND ($types IS NULL OR type(r) IN $types)
            RETURN type(r) AS t ORDER BY t LIMIT 1
          }[0]] AS types

@@ -189,3 +189,17 @@ def test_surname_components(facts):
     assert len(comps) == 78
     tian = {f["subject"]["name"] for f in comps if f["object"]["name"] == "田字"}
     assert tian == {"丑", "辰", "未", "戌"}
+
+
+def test_weather_pairs_are_rules_of_the_plate():
+    """X與G屬W (000:95): the branch carries the general — one condition on both rows (#8)."""
+    from leishen.loaders.build import build_graph
+    from leishen.loaders.rule_coverage import rule_coverage
+    data = build_graph()
+    rows = {f.row: f for f in data.facts if f.file == "facts/000/leixiang_tianwen.csv"}
+    both = "some(位, all(eq(上, Branch.巳), eq(將, General.白虎)))"
+    assert rows[55].when == rows[56].when == both and rows[55].polarity == "平"
+    assert "among(將, General.白虎, General.太陰)" in rows[76].when
+    assert not any(k == "condition" for f in rows.values() for k, _ in f.qualifiers)
+    doc = rule_coverage(data.facts)["documents"]["000"]
+    assert doc["prose"] == [] and doc["unstructured"] == [] and doc["structured"] >= 0.95 * doc["rules"]

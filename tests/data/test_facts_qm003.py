@@ -216,3 +216,52 @@ def test_variant_rows(facts):
     # each typo/text row that has a regular reading sits beside it
     for item in ("3.L.11", "3.AC.04", "3.AE.07", "3.AA.03", "3.AA.07"):
         assert any(f["item"] == item and f["variant"] is None for f in facts), item
+
+
+# ---- rules (#8): conditions, classes, quantities, the citation fixes
+@pytest.fixture(scope="module")
+def graph():
+    from leishen.loaders.build import build_graph
+    return build_graph()
+
+
+def _rows(graph, file):
+    return {f.row: f for f in graph.facts if f.file == f"facts/003/{file}"}
+
+
+def test_rules_of_003_are_structured(graph):
+    from leishen.loaders.rule_coverage import rule_coverage
+    doc = rule_coverage(graph.facts)["documents"]["003"]
+    assert doc["prose"] == [] and doc["unstructured"] == []
+    assert doc["structured"] >= 0.95 * doc["rules"]
+    assert all(r["judgment"] for r in doc["needs_judgment"])
+
+
+def test_class_facts_for_the_conditions(graph):
+    member = {(f.subject, f.object) for f in graph.facts if f.relation == "MEMBER_OF"}
+    assert ("Palace:p1", "Concept:陽宮") in member and ("Palace:p9", "Concept:陰宮") in member
+    assert ("Gate:jing4", "Concept:陰門") in member and ("Gate:xiu", "Concept:陽門") in member
+    stars = {s for s, o in member if o == "Concept:火土星"}
+    assert stars == {"QimenStar:tian_ying", "QimenStar:tian_rui", "QimenStar:tian_qin", "QimenStar:tian_ren"}
+    phase = {f.subject: f.object for f in graph.facts if f.relation == "HAS_ELEMENT"}
+    assert phase["Palace:p3"] == phase["Gate:shang"] == phase["QimenStar:tian_chong"] == phase["Branch:yin"]
+    assert phase["Palace:p1"] == phase["QimenStar:tian_peng"] != phase["Palace:p9"]
+
+
+def test_conditions_quantities_and_rescues(graph):
+    crops = _rows(graph, "k_year_regions.csv")
+    rescue = dict(crops[75].qualifiers)          # 3.M.04 奇、神救之減半
+    assert rescue["qty"] == "0.5" and rescue["unit"] == "factor" and rescue["modifies"] == "3.M.01"
+    assert crops[75].polarity == "吉" and crops[72].polarity == "凶"
+    assert dict(crops[77].qualifiers)["qty"] == "0.7"   # 七分收成
+    silk = _rows(graph, "n_crops_silk.csv")
+    assert dict(silk[45].qualifiers)["qty"] == "1.0" and dict(silk[47].qualifiers)["qty"] == "0.5"
+    weather = _rows(graph, "c_weather_ju_dun.csv")
+    assert weather[2].when == "all(eq(季節, Season.春), eq(局, 2))"
+    assert "eq(門, Gate.休門)" in weather[45].when and "among(天, Stem.乙, Stem.丙)" in weather[45].when
+
+
+def test_citation_fixes(graph):
+    new = {(f.item, f.object) for f in graph.facts if f.file.startswith("facts/003/")}
+    assert ("3.T.10", "Building:亭") in new and ("3.T.10", "Building:閣") in new
+    assert ("3.W.01", "Concept:新鮮") in new and ("3.W.08", "Concept:殊物異") in new

@@ -230,3 +230,52 @@ def test_five_colours_follow_the_kin_rule(facts):
         el = f["subject"]["name"]
         state = f["qualifiers"]["vigour"]["name"]
         assert f["object"]["name"] == colour[order[(order.index(el) + step[state]) % 5]]
+
+
+# ---------------------------------------------------------------- conditions (issue #8, docs/rules.md)
+
+FACTS = Path(__file__).resolve().parents[2] / "ontology" / "facts" / "002"
+
+
+def _rows(name: str) -> list[dict]:
+    with (FACTS / name).open(encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_placements_are_the_general_over_the_earth_branch():
+    """加寅 of 卷2 is read from the earth branch under the general: the `when` follows the on= qualifier."""
+    rows = _rows("tianjiang_placements.csv")
+    assert len(rows) == 177
+    for r in rows:
+        general, ground = r["subject"].split(":")[1], r["qualifiers"].split("=Branch:")[1]
+        assert r["when"] == f"some(位, all(eq(將, General.{general}), eq(地, Branch.{ground})))", r["item"]
+        assert r["polarity"] in {"吉", "凶", "平", "混"} and not r["judgment"], r["item"]
+    pol = {r["object"]: r["polarity"] for r in rows}
+    assert (pol["Concept:貴人怒"], pol["Concept:遷官"], pol["Thing:佛像"]) == ("凶", "吉", "平")
+
+
+def test_no_prose_condition_and_every_rule_row_has_a_polarity():
+    for name in ("tianjiang_identity.csv", "tianjiang_placements.csv", "xunzhong.csv", "shefu_rules.csv",
+                 "shefu_tables.csv", "shefu_generals.csv"):
+        for r in _rows(name):
+            assert "condition=" not in r["qualifiers"], (name, r["item"])
+            if r.get("when"):
+                assert r["polarity"] in {"吉", "凶", "平", "混"}, (name, r["item"])
+                if name.startswith("shefu"):  # a 射覆 rule holds only in a 射覆 reading
+                    assert r["when"].startswith(("all(topic(Topic.射覆), ", "topic(Topic.射覆)")), r["item"]
+
+
+def test_worked_example_of_002_163():
+    """正月 甲子日 卯時: 亥加卯, 三傳 戌午寅 (002:163). 戌 is void: 空亡為用 (SF-25) holds; the 用 rides
+    六合 and the hour 卯 is not void, so 無物 (SF-24) does not; 戌 sits on 甲's 寄宮 寅 but is 死 in
+    spring: 不可食 (SF-04b), not 可食 (SF-04a)."""
+    import leishen
+    reading = leishen.read("2002-02-25T06:00:00+08:00", topic="射覆")
+    b = reading["bindings"]
+    assert (b["月將"], b["占時"], b["初傳"], b["中傳"], b["末傳"]) == \
+        ("Branch:hai", "Branch:mao", "Branch:xu", "Branch:wu", "Branch:yin")
+    got = {f["rule"]["item"]: f["certainty"] for f in reading["findings"] if f["topic"] == "射覆"}
+    assert got["002-S31.SF-25"] == "holds"
+    assert got["002-S28.SF-04b"] == "holds"
+    assert "002-S31.SF-24" not in got and "002-S28.SF-04a" not in got
+    assert got["002-S31.SF-26"] == "needs_judgment"  # the void direction 寅卯: for the asker to tell

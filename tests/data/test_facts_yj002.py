@@ -43,7 +43,7 @@ SPOT = [
     ("PLACEMENT_MEANS", "Branch:子", "Person:小女", "002:23", "002-S02.子-01", None,
      {"position": "日干", "rides": "General:天后", "category": "person"}),
     ("PLACEMENT_MEANS", "Branch:子", "Person:老婦", "002:23", "002-S02.子-02", None, {"on": "Branch:未"}),
-    ("PLACEMENT_MEANS", "Branch:子", "Person:老婦", "002:23", "002-S02.子-02", None, {"on": "Branch:戌", "condition": "加土"}),
+    ("PLACEMENT_MEANS", "Branch:子", "Person:老婦", "002:23", "002-S02.子-02", None, {"on": "Branch:戌"}),
     ("PLACEMENT_MEANS", "Branch:子", "Person:公姑", "002:23", "002-S02.子-04", None,
      {"position": "日辰", "day": "甲子|丙子|戊子|庚子|壬子"}),
     ("PLACEMENT_MEANS", "Branch:亥", "Person:孩童", "002:23", "002-S02.子-08", None, {"on": "Branch:子"}),
@@ -52,7 +52,7 @@ SPOT = [
     ("PLACEMENT_MEANS", "Branch:子", "Food:糖", "002:27", "002-S02.子-17", None, {"on": "Branch:亥", "rides": "General:玄武"}),
     ("PLACEMENT_MEANS", "Branch:子", "Creature:燕子", "002:27", "002-S02.子-18", None, {"shensha": "Shensha:生氣"}),
     ("PLACEMENT_MEANS", "Branch:未", "Concept:鬼神", "002:27", "002-S02.子-22", None, {"on": "Branch:子", "category": "spirit"}),
-    ("PLACEMENT_MEANS", "Branch:子", "Weather:雪", "002:27", "002-S02.子-23", None, {"on": "Branch:午", "condition": "冬至後"}),
+    ("PLACEMENT_MEANS", "Branch:子", "Weather:雪", "002:27", "002-S02.子-23", None, {"on": "Branch:午"}),
     ("PLACEMENT_MEANS", "Branch:子", "Weather:大雨", "002:27", "002-S02.子-27", None, {"rides": "General:玄武", "day": "子"}),
     ("PLACEMENT_MEANS", "Branch:子", "Weather:大雨", "002:27", "002-S02.子-27", "原本作", {"rides": "General:青龍"}),
     # 丑
@@ -75,19 +75,19 @@ SPOT = [
     ("PLACEMENT_MEANS", "Branch:卯", "Person:朋友", "002:43", "002-S05.卯-01b", None, {"position": "日干", "day": "甲|乙"}),
     ("PLACEMENT_MEANS", "Branch:卯", "Person:梢子", "002:43", "002-S05.卯-06", "金氏旁註", {"on": "Branch:亥"}),
     ("PLACEMENT_MEANS", "Branch:卯", "Thing:竹籬", "002:43", "002-S05.卯-07", None, {"day": "丑|未", "flag": "ambiguous"}),
-    ("PLACEMENT_MEANS", "Branch:卯", "Person:目患人", "002:43", "002-S05.卯-08", None, {"condition": "旬空"}),
+    ("PLACEMENT_MEANS", "Branch:卯", "Person:目患人", "002:43", "002-S05.卯-08", None, {"category": "person"}),
     ("PLACEMENT_MEANS", "Branch:卯", "Illness:疫病", "002:43", "002-S05.卯-13", None,
      {"rides": "General:天后", "on": "Branch:子", "season": "Season:春"}),
     ("PLACEMENT_MEANS", "Branch:卯", "Concept:私約", "002:43", "002-S05.卯-14", None, {"position": "日辰", "rides": "General:天后", "flag": "ambiguous"}),
     # 辰
     ("PLACEMENT_MEANS", "Branch:辰", "Person:宰公監司", "002:47", "002-S06.辰-01", None, {"position": "月建"}),
-    ("PLACEMENT_MEANS", "Branch:辰", "Concept:殺人", "002:47", "002-S06.辰-03", None, {"slot": "初傳", "condition": "剋日辰"}),
+    ("PLACEMENT_MEANS", "Branch:辰", "Concept:殺人", "002:47", "002-S06.辰-03", None, {"slot": "初傳"}),
     ("PLACEMENT_MEANS", "Branch:辰", "Concept:多慮", "002:47", "002-S06.辰-10", None, {"slot": "末傳"}),
     ("PLACEMENT_MEANS", "Branch:辰", "BodyPart:手有龍文", "002:47", "002-S06.辰-13b", "金氏旁註", {"on": "Branch:卯"}),
     ("PLACEMENT_MEANS", "Branch:辰", "BodyPart:怪足", "002:47", "002-S06.辰-14", None, {"on": "Branch:戌", "flag": "ambiguous"}),
     # 巳
     ("PLACEMENT_MEANS", "Branch:巳", "Person:娼婦", "002:51", "002-S07.巳-01", None, {"on": "Branch:子", "rides": "General:太陰"}),
-    ("PLACEMENT_MEANS", "Branch:巳", "Creature:蛇", "002:55", "002-S07.巳-03", None, {"vigour": "Vigour:旺", "condition": "剋日干"}),
+    ("PLACEMENT_MEANS", "Branch:巳", "Creature:蛇", "002:55", "002-S07.巳-03", None, {"vigour": "Vigour:旺"}),
     ("PLACEMENT_MEANS", "Branch:巳", "Thing:金", "002:55", "002-S07.巳-07b", None, {"day": "甲申", "flag": "ambiguous"}),
     ("PLACEMENT_MEANS", "Shensha:月厭", "Concept:夢蛇", "002:55", "002-S07.巳-11", None, {"on": "Branch:巳"}),
     ("PLACEMENT_MEANS", "Branch:巳", "Place:灶傍有井", "002:55", "002-S07.巳-12", None, {"on": "Branch:未"}),
@@ -100,13 +100,13 @@ SPOT = [
     ("PLACEMENT_MEANS", "Branch:午", "Illness:股病", "002:59", "002-S08.午-12", None, {"on": "Branch:酉", "flag": "ambiguous"}),
     ("PLACEMENT_MEANS", "Branch:午", "Concept:信至", "002:59", "002-S08.午-13", None, {"on": "Branch:戌"}),
     ("PLACEMENT_MEANS", "Branch:午", "Concept:燒衣", "002:59", "002-S08.午-14", None,
-     {"rides": "General:朱雀", "day": "丙|丁", "condition": "交冬"}),
+     {"rides": "General:朱雀", "day": "丙|丁"}),
     # 未
     ("SIGNIFIES", "Concept:陽比", "Person:兄", "002:63", "002-S09.未-03a", None, {}),
     ("PLACEMENT_MEANS", "Branch:未", "Thing:招椅", "002:63", "002-S09.未-05b", None, {"on": "Branch:寅"}),
     ("PLACEMENT_MEANS", "Branch:巳", "Weather:風生", "002:63", "002-S09.未-10", None, {"on": "Branch:未"}),
     ("PLACEMENT_MEANS", "Branch:未", "Concept:信", "002:63", "002-S09.未-14", None, {"shensha": "Shensha:生氣", "position": "日辰"}),
-    ("PLACEMENT_MEANS", "Branch:未", "Building:廟墓", "002:63", "002-S09.未-20", None, {"condition": "日辰 void (旬空)"}),
+    ("PLACEMENT_MEANS", "Branch:未", "Building:廟墓", "002:63", "002-S09.未-20", None, {"modifies": "002-S09.未-19"}),
     ("PLACEMENT_MEANS", "Branch:未", "Person:酌人", "002:63", "002-S09.未-04", None, {"day": "丙|丁"}),
     # 申
     ("PLACEMENT_MEANS", "Branch:申", "Thing:刀斧", "002:67", "002-S10.申-02b", None, {"day": "癸", "flag": "ambiguous"}),
@@ -176,7 +176,7 @@ def test_header_counts(facts):
 
 def test_meanings_have_category_and_known_qualifiers(facts):
     allowed = {"on", "position", "rides", "shensha", "slot", "day", "season", "vigour", "topic",
-               "condition", "category", "flag"}
+               "modifies", "category", "flag"}
     for f in facts:
         if ".h" in f["item"]:
             continue
@@ -209,3 +209,46 @@ def test_every_variant_item_also_has_a_regular_reading_or_is_an_alternative_mean
     for f in facts:
         if f["variant"] and f["item"] not in alternative_meanings:
             assert f["item"] in regular, f["item"]
+
+
+# ---------------------------------------------------------------- conditions (issue #8, docs/rules.md)
+
+FACTS = Path(__file__).resolve().parents[2] / "ontology" / "facts" / "002"
+
+
+def _placements() -> list[dict]:
+    rows = []
+    for path in sorted(FACTS.glob("yuejiang_*.csv")):
+        with path.open(encoding="utf-8", newline="") as fh:
+            rows += [r for r in csv.DictReader(fh) if ".h" not in r["item"]]
+    return rows
+
+
+def test_every_placement_rule_has_a_condition_and_no_prose():
+    rows = _placements()
+    assert len(rows) == 326
+    for r in rows:
+        assert r["when"] and r["polarity"] in {"吉", "凶", "平", "混"}, r["item"]
+        assert "condition=" not in r["qualifiers"], r["item"]
+        label, name = r["subject"].split(":")
+        if label == "Branch" and "slot=" not in r["qualifiers"] and "太陽" not in r["note"]:
+            assert f"eq(上, Branch.{name})" in r["when"], r["item"]  # the subject's own placement
+
+
+def test_conditions_follow_the_text():
+    when = {(r["item"].split(".")[1], r["subject"], r["object"], r["qualifiers"]): r["when"] for r in _placements()}
+    pick = {k[0] + " " + k[2]: v for k, v in when.items()}
+    # 卯作六合加日辰為羅網 (002:43): 卯, ridden by 六合, over the day stem or the day branch
+    assert pick["卯-05 Thing:羅網"] == \
+        "some(位, all(eq(上, Branch.卯), any(over(上, 日干), over(上, 日支)), eq(將, General.六合)))"
+    # 雀臨亥為監引 (002:91): the general 朱雀 over ground 亥 (corrected from 亥 carrying 朱雀)
+    assert pick["亥-22 Concept:監引"] == "some(位, all(eq(將, General.朱雀), eq(地, Branch.亥)))"
+    # 作虎克日血病 (002:27): 子 with 白虎, overcoming the day stem
+    assert pick["子-19 Illness:血病"] == \
+        "some(位, all(eq(上, Branch.子), eq(將, General.白虎), overcomes(上, 日干)))"
+    # 午作太陽為妾 (002:59): 午 is the month general
+    assert pick["午-01 Person:妾"] == "eq(月將, Branch.午)"
+    # 亥加歲刑 (002:91): on the branch the year branch punishes (the 原本作 row: on 行年)
+    assert sorted(v for k, v in when.items() if k[0] == "亥-20") == [
+        "some(位, all(eq(上, Branch.亥), over(上, 行年)))",
+        "some(位, all(eq(上, Branch.亥), rel(太歲, PUNISHES, 地)))"]

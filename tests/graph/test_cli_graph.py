@@ -97,13 +97,13 @@ def write_fact(folder, row):
 
 
 @pytest.mark.parametrize("row,message", [
-    (",CLASHES,Branch:子,Branch:丑x,,000:51,,,", "facts/000/zz_test.csv row 2: object: unknown Branch '丑x'"),
-    (",CLASHESS,Branch:子,Branch:午,,000:51,,,", "facts/000/zz_test.csv row 2: unknown relation type 'CLASHESS'"),
-    (",CLASHES,Stem:甲,Branch:午,,000:51,,,", "facts/000/zz_test.csv row 2: CLASHES does not join Stem to Branch"),
-    (",CLASHES,Branch:子,Branch:午,,000:5,,,", "facts/000/zz_test.csv row 2: 000:5: line 5 of document 000 is not a Classical Chinese paragraph"),
-    (",CLASHES,Branch:子,Branch:午,,000:19,,,", "facts/000/zz_test.csv row 2: passage 000:19 does not contain"),
+    (",CLASHES,Branch:子,Branch:丑x,,000:51,,,", "facts/000/zz_test.csv row 2 column object: unknown Branch '丑x'"),
+    (",CLASHESS,Branch:子,Branch:午,,000:51,,,", "facts/000/zz_test.csv row 2 column relation: unknown relation type 'CLASHESS'"),
+    (",CLASHES,Stem:甲,Branch:午,,000:51,,,", "facts/000/zz_test.csv row 2 column relation: CLASHES does not join Stem to Branch"),
+    (",CLASHES,Branch:子,Branch:午,,000:5,,,", "facts/000/zz_test.csv row 2 column src: 000:5: line 5 of document 000 is not a Classical Chinese paragraph"),
+    (",CLASHES,Branch:子,Branch:午,,000:19,,,", "facts/000/zz_test.csv row 2 column src: passage 000:19 does not contain"),
     (",CLASHES,Branch:子,Branch:午,,000/51,,,", "src must look like"),
-    (",CLASHES,Branch:子,Branch:午,,000:51,,typoo,", "variant 'typoo' is not one of"),
+    (",CLASHES,Branch:子,Branch:午,,000:51,,typoo,", "row 2 column variant: 'typoo' is not one of"),
 ])
 def test_bad_fact_rows_are_named_by_file_and_row(broken_ontology, corpus_dir, row, message):
     write_fact(broken_ontology, row)

@@ -1,7 +1,8 @@
 """The texts' regular enumerations, read by pattern, against the hand-written fact tables.
 
 Each extractor must find its expected number of tuples in the real corpus, and ``cross_check``
-must report no difference except the documented ones in KNOWN (each with its reason).  The
+must report no difference except the documented ones in KNOWN (each with its reason, kept as data
+in ``ontology/coverage/extraction_known.csv``).  The
 comparison rules themselves are tested on small synthetic passages.
 """
 
@@ -14,6 +15,7 @@ import pytest
 from leishen.loaders import extract as X
 from leishen.loaders.build import load_facts
 from leishen.loaders.corpus import load_corpus
+from leishen.loaders.coverage import known_extraction_differences
 
 SPEC = {spec.name: spec for spec in X.SPECS}
 
@@ -32,17 +34,8 @@ COUNTS = {
     "a_day_star": 10, "k_year_regions": 22, "t_terrain_numbers": 25, "jiazhai": 79, "jibing": 65,
 }
 
-# Differences that are real and understood: (spec, kind, tuple) → why.
-KNOWN = {
-    ("tianjiang_placements", "table-only", ("PLACEMENT_MEANS", "太陰", "午", "爭鬥")):
-        "002:139 writes 鬥爭; the table files it under the existing node 爭鬥 on purpose "
-        "(docs/conventions-tj002.md, row note 'text: 鬥爭')",
-    ("jiazhai", "table-only", ("SYMBOLIZES", "值符", "朝向")):
-        "004:87 lists 宅艮山向 under 值符; the table reads it as 宅 + 坐山 (艮 a slip, typo row) + 朝向: "
-        "朝向 (facing) is a gloss of 向, not a term the text writes",
-    ("jiazhai", "table-only", ("SYMBOLIZES", "螣蛇", "朝向")):
-        "004:87 lists 向小婢 under 螣蛇; the table splits off 向 as 朝向 — a reading, not a listed item",
-}
+# Differences that are real and understood: (spec, kind, tuple) → why (ontology/coverage/extraction_known.csv).
+KNOWN = known_extraction_differences()
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from leishen.cli.graph_cmds import resolve_symbol
+from leishen.service.lore import resolve_symbol
 from leishen.errors import UnknownSymbolError
 
 

@@ -103,7 +103,32 @@ def inputs(nx_store) -> dict[str, list[dict]]:
                 params["shortest_path"].append({"source": a, "target": b})
     params["shortest_path"] += [{"source": symbols[0], "target": symbols[0]},
                                 {"source": symbols[0], "target": "Branch:nope"}]
+    params["rule_checks"] = _rule_check_inputs(nx_store, rnd)
+    typed = [["CLASHES", "COMBINES"], ["HARMS"], ["SYMBOLIZES", "ALIAS_OF"], []]
+    params["shortest_path"] += [{**p, "types": rnd.choice(typed)} for p in params["shortest_path"][::3]]
     return params
+
+
+def _rule_check_inputs(nx_store, rnd) -> list[dict]:
+    """The ground checks of the readings of 40 engine charts (every topic), in calls of one chart each,
+    and the edge cases: no checks, unknown nodes, a path whose types match nothing."""
+    import leishen
+    from leishen.readings import Reader
+    from leishen.readings.read import check_params
+
+    reader = Reader(nx_store, cache=False)
+    topics = [None] + [t["id"] for t in reader.topics()]
+    out = []
+    for _ in range(40):
+        moment = f"{rnd.randint(1900, 2099)}-{rnd.randint(1, 12):02d}-{rnd.randint(1, 28):02d}T{rnd.randint(0, 23):02d}:30+08:00"
+        _, paths, facts = check_params(reader.checks_of([leishen.chart(moment)], topics))
+        out.append({"paths": paths, "facts": facts})
+    out.append({"paths": [], "facts": []})
+    out.append({"paths": [{"id": 0, "a": "Branch:nope", "b": "Branch:zi", "types": ["CLASHES"], "dirs": ["either"]},
+                          {"id": 1, "a": "Branch:zi", "b": "Branch:wu", "types": ["HARMS"], "dirs": ["out"]}],
+                "facts": [{"id": 2, "relation": "VIGOUR", "subject": "Stem:jia", "object": "Vigour:wang", "role": "season",
+                           "value": "Season:spring", "via_types": ["HAS_ELEMENT", "HAS_ELEMENT"], "via_dirs": ["out", "in"]}]})
+    return out
 
 
 def test_the_inputs_cover_every_named_query_and_hundreds_of_charts(inputs):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Iterator
 
@@ -39,10 +40,18 @@ def find(reader, rule: str, start: datetime, end: datetime, *, step: str = "hour
     if not chosen and not lore:
         raise FindError(f"unknown rule {rule!r}: give a fact id, an item, a pattern or meaning name, "
                         "or one of kin, stages, vigour, relations")
+    if request.systems == ChartRequest().systems:  # chart only the systems the rule reads
+        request = replace(request, systems=reader.systems_of(chosen) if not lore else ("liuren",))
+    last_parts, last_hits = None, None
     for t in moments(start, end, step):
         if progress:
             progress(t)
-        reading = reader.read(build_chart(t, request), topic=topic, only=chosen, lore=lore)
-        hits = [f["id"] for f in reading["findings"] if f["rule"]["fact"] in chosen or (lore and f["query"] == rule)]
-        if hits:
-            yield {"moment": reading["moment"], "findings": hits}
+        chart = build_chart(t, request)
+        parts = [chart.get(s) for s in request.systems]
+        if parts != last_parts:  # consecutive hours of one double hour often give the same chart: read it once
+            reading = reader.read(chart, topic=topic, only=chosen, lore=lore, trail=False)
+            last_parts = parts
+            last_hits = [f["id"] for f in reading["findings"]
+                         if f["rule"]["fact"] in chosen or (lore and f["query"] == rule)]
+        if last_hits:
+            yield {"moment": chart["moment"], "findings": last_hits}

@@ -1,0 +1,95 @@
+"""An index of the rules by what a chart must bind for them to hold (the reading's hot path).
+
+Most rules require some slot to be bound to a given symbol (``eq(初傳, Branch.卯)``, or inside a scope
+``some(位, all(eq(將, General.白虎), …))``). :func:`necessary_keys` reads, from a condition alone, a set
+of keys of which at least one must be present in any chart where the condition holds; a rule is only
+evaluated when the chart has one of its keys. The pruning never changes a result: a key is only
+taken where the condition cannot hold without it (a test evaluates every rule unpruned and compares).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from leishen.loaders.conditions import Call, Scope, Slot, Sym
+
+
+def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, sources: dict | None = None) -> list | None:
+    """Alternatives ``[(scope, frozenset of (slot, node)), …]``: in any chart where *call* holds, for at
+    least one alternative, one instance of the scope (scope None: the chart itself) binds every pair.
+    None when nothing necessary can be read from the condition. *locals_of* maps a scope to its local
+    slot names (a chart-level slot inside a scope is a chart-level pair); *sources* maps (relation type,
+    node) to the nodes with such an edge to it, so ``has(X, R, N)`` / ``isa(X, N)`` need X among them."""
+    pred, args = call.pred, call.args
+    if pred in ("has", "isa") and isinstance(args[0], Slot) and not args[0].path and sources is not None:
+        rel, node = (args[1], args[2]) if pred == "has" else (None, args[1])
+        if isinstance(node, Sym) and (rel is None or not rel.reverse):
+            nodes = sources.get((rel.type if rel else "MEMBER_OF", node.id))
+            if nodes:
+                where = scope if scope and args[0].name in locals_of[scope] else None
+                return [(where, frozenset({(args[0].name, x)})) for x in sorted(nodes)]
+        return None
+    if pred in ("eq", "among") and isinstance(args[0], Slot) and not args[0].path:
+        if all(isinstance(a, Sym) for a in args[1:]):
+            where = scope if scope and args[0].name in locals_of[scope] else None
+            return [(where, frozenset({(args[0].name, a.id)})) for a in args[1:]]
+        return None
+    if pred == "all":
+        found = [k for k in (necessary_keys(c, locals_of, scope, sources) for c in args) if k]
+        singles: dict = {}
+        for alts in found:
+            if len(alts) == 1:
+                where, pairs = alts[0]
+                singles[where] = singles.get(where, frozenset()) | pairs
+        if singles:
+            where = scope if scope in singles else next(iter(singles))
+            return [(where, singles[where])]
+        return min(found, key=len) if found else None
+    if pred == "any":
+        found = [necessary_keys(c, locals_of, scope, sources) for c in args]
+        return [alt for alts in found for alt in alts] if found and all(found) else None
+    if pred == "some" and isinstance(args[0], Scope) and scope is None:
+        return necessary_keys(args[1], locals_of, args[0].name, sources)
+    return None
+
+
+def present_pairs(bindings) -> dict:
+    """scope (None = the chart) → the list of (slot, node) pair sets it binds (one per instance)."""
+    chart = set()
+    for name, b in bindings.slots.items():
+        if isinstance(b.value, frozenset):
+            chart.update((name, v) for v in b.value)
+        elif isinstance(b.value, str):
+            chart.add((name, b.value))
+    out = {None: [frozenset(chart)]}
+    for scope, instances in bindings.scopes.items():
+        out[scope] = [frozenset((slot, b.value) for slot, b in local.items() if isinstance(b.value, str))
+                      for _, local in instances]
+    return out
+
+
+class RuleIndex:
+    """Rules by their necessary pairs, in their original order."""
+
+    def __init__(self, rules: list, locals_of: dict, sources: dict | None = None):
+        self.rules = rules
+        self.always: list[int] = []
+        self.by_key: dict[tuple, list[tuple[int, frozenset]]] = defaultdict(list)
+        for i, rule in enumerate(rules):
+            alts = necessary_keys(rule.when, locals_of, sources=sources)
+            if alts is None:
+                self.always.append(i)
+                continue
+            for where, pairs in alts:
+                self.by_key[(where, min(pairs))].append((i, pairs))
+
+    def candidates(self, present: dict) -> list:
+        """The rules a chart may meet (those with an alternative some instance fully binds), in order."""
+        chosen = set(self.always)
+        for where, instances in present.items():
+            for inst in instances:
+                for pair in inst:
+                    for i, pairs in self.by_key.get((where, pair), ()):
+                        if i not in chosen and pairs <= inst:
+                            chosen.add(i)
+        return [self.rules[i] for i in sorted(chosen)]

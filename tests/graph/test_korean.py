@@ -1,0 +1,183 @@
+"""Korean readings (issue #8.7): word-level hangul, the glossary against the seeds' own Korean
+translation (read from the corpus at test time, nothing copied), and a runtime install that
+brings no test tools (issue #11)."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections import defaultdict
+from importlib import metadata
+
+import pytest
+
+from leishen.loaders.hangul import hangul_reading, reading_table, word_initial
+from leishen.loaders.schema import ontology_dir
+
+# (hanja, reading) pairs whose spelling is settled: the 두음법칙 only at the start of a word.
+KNOWN_WORDS = {
+    "婦女": "부녀", "子女": "자녀", "玉女守門": "옥녀수문", "青龍返首": "청룡반수", "官祿": "관록",
+    "未來": "미래", "不利": "불리", "行年": "행년", "少年": "소년", "隱匿": "은닉", "橋樑": "교량",
+    "山林": "산림", "斫輪": "작륜", "地理": "지리", "道路怪": "도로괴", "罵詈": "매리",
+    "女子": "여자", "男女": "남녀", "龍虎": "용호", "青龍": "청룡", "來臨": "내림", "利順": "이순",
+    "年命": "연명", "流年": "유년", "六合": "육합", "老人": "노인", "樓閣": "누각", "禮物": "예물",
+    "勞神": "노신", "雷公": "뇌공", "兩儀": "양의", "歷數": "역수", "旅客": "여객", "良人": "양인",
+    "天牢": "천뢰", "安樂": "안락", "草廬": "초려", "刑戮": "형륙", "財利": "재리", "有利": "유리",
+    "無利": "무리", "公吏": "공리", "小女": "소녀", "巫女": "무녀", "流離": "유리", "爭鬥": "쟁투",
+    "太陰": "태음", "螣蛇": "등사", "貴人": "귀인", "天乙": "천을", "朱雀": "주작", "白虎": "백호",
+}
+
+
+def test_at_least_forty_known_words():
+    assert len(KNOWN_WORDS) >= 40
+
+
+@pytest.mark.parametrize("hanja,hangul", sorted(KNOWN_WORDS.items()))
+def test_word_level_reading(hanja, hangul):
+    assert hangul_reading(hanja) == hangul
+
+
+def test_the_initial_sound_rule_and_its_neighbours():
+    assert [word_initial(s) for s in ("녀", "력", "량", "로", "뢰", "니", "가")] == ["여", "역", "양", "노", "뇌", "이", "가"]
+    assert hangul_reading("女") == "여" and hangul_reading("龍") == "용"
+    assert hangul_reading("婦女 子女") == "부녀 자녀"  # each run of hanja is a word
+    assert hangul_reading("x女") == "x여"
+
+
+def _rows(folder: str):
+    for path in sorted((ontology_dir() / folder).glob("*.csv")):
+        with path.open(encoding="utf-8", newline="") as fh:
+            for n, row in enumerate(csv.DictReader(fh), 2):
+                yield f"{folder}/{path.name} row {n}", row
+
+
+HAN = re.compile(r"[\u3400-\u9fff]")
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def _all_hanja(name: str) -> bool:
+    return bool(name) and all(HAN.match(c) for c in name)
+
+
+def test_every_character_of_the_tables_has_a_reading():
+    table = reading_table()
+    lacking = sorted({c for _, row in [*_rows("glossary"), *_rows("entities")] for c in row["name"]
+                      if HAN.match(c) and c not in table})
+    assert lacking == [], "add them with scripts/hangul-table"
+
+
+def test_no_glossary_reading_applies_the_initial_sound_rule_inside_a_word():
+    """A syllable after the first written with the word-initial form (婦女 부여) is the old defect."""
+    table, bad = reading_table(), []
+    for where, row in [*_rows("glossary"), *_rows("entities")]:
+        name, ko = row["name"], row["ko"]
+        if not _all_hanja(name) or len(ko) != len(name):
+            continue
+        for i in range(1, len(name)):
+            base = table.get(name[i], "")
+            if base and ko[i] != base and ko[i] == word_initial(base) and hangul_reading(name)[i] == base:
+                bad.append(f"{where}: {name} {ko} (word reading {hangul_reading(name)})")
+                break
+    assert bad == []
+
+
+def _translations(corpus_dir):
+    """(Chinese paragraph, its Korean translation) pairs of the seeds: a Korean paragraph follows its Chinese one."""
+    out = []
+    for path in sorted(corpus_dir.glob("*.txt")):
+        chinese = None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if HAN.search(line) and not HANGUL.search(line):
+                chinese = line
+            elif HANGUL.search(line) and chinese:
+                out.append((chinese, line))
+    return out
+
+
+def _readings():
+    terms = defaultdict(set)
+    for where, row in [*_rows("glossary"), *_rows("entities")]:
+        if _all_hanja(row["name"]) and row["ko"]:
+            terms[row["name"]].add((row["ko"], where))
+    return terms
+
+
+def _keeps_the_first_sound(ko: str, written: str) -> bool:
+    """The translation writes the 本音 at the start of the word (년명 for 연명): the glossary
+    follows the standard orthography's 두음법칙 there (a documented choice)."""
+    return len(ko) == len(written) and ko[1:] == written[1:] and word_initial(written[0]) == ko[0] != written[0]
+
+
+# Parenthesised glosses of the translation that are not readings of the hanja they follow.
+NOT_READINGS = {"井泉": "우천 — the translator's word for a well-spring", "盔甲": "갑개 — a translation (armour)"}
+
+
+def test_glossary_readings_agree_with_the_translation_s_parenthesised_readings(corpus_dir):
+    terms, checked, wrong = _readings(), 0, []
+    for _, korean in _translations(corpus_dir):
+        for written, hanja in re.findall(r"([\uac00-\ud7a3]+)\(([\u3400-\u9fff]+)\)", korean):
+            if hanja not in terms or len(hanja) < 2 or hanja in NOT_READINGS:
+                continue  # one character in parentheses is an explanation (水 → 해자), not a reading
+            written = written[-len(hanja):]
+            for ko, where in terms[hanja]:
+                checked += 1
+                if ko != written and not _keeps_the_first_sound(ko, written):
+                    wrong.append(f"{where}: {hanja} {ko}, the translation writes {written}")
+    assert checked >= 100 and sorted(set(wrong)) == []
+
+
+# Terms the translation always renders by a paraphrase, never by their reading.
+PARAPHRASED = {"可食", "奸私", "官祿", "干支三傳占時本命", "時納", "求財", "災疫", "物死", "異怪", "遂心", "遷官"}
+
+
+def test_a_frequent_term_s_reading_is_found_in_its_translations(corpus_dir):
+    """Each term named in three or more paragraphs has its reading in one of their translations
+    (值符 must read 직부 as the translation writes it 51 times, not 치부)."""
+    terms, seen = _readings(), defaultdict(list)
+    pairs = _translations(corpus_dir)
+    for name in terms:
+        if len(name) >= 2:
+            seen[name] = [korean for chinese, korean in pairs if name in chinese]
+    missing = []
+    for name, koreans in seen.items():
+        if len(koreans) < 3 or name in PARAPHRASED:
+            continue
+        for ko, where in terms[name]:
+            plain = ko if ko[0] == word_initial(ko[0]) else None
+            if not any(ko in k or (plain and _found_with_first_sound(ko, k)) for k in koreans):
+                missing.append(f"{where}: {name} {ko}")
+    assert sorted(set(missing)) == []
+    assert [ko for ko, _ in terms["值符"]] == ["직부"] and [ko for ko, _ in terms["值使"]] == ["직사"]
+
+
+def _found_with_first_sound(ko: str, korean: str) -> bool:
+    return any(_keeps_the_first_sound(ko, korean[i:i + len(ko)]) for i in range(len(korean) - len(ko) + 1))
+
+
+TEST_TOOLS = {"pytest", "pytest-cov", "coveralls", "typer", "rich", "requests", "hypothesis", "coverage"}
+
+
+def _runtime_closure(dist: str, seen: set[str]) -> set[str]:
+    """The names of *dist* and of every distribution its runtime requirements pull, recursively."""
+    name = dist.lower().replace("_", "-")
+    if name in seen:
+        return seen
+    seen.add(name)
+    for req in metadata.requires(dist) or []:
+        spec, _, marker = req.partition(";")
+        if "extra" in marker:
+            continue
+        dep = re.split(r"[\s\[<>=!~;(]", spec.strip(), maxsplit=1)[0]
+        try:
+            metadata.distribution(dep)
+        except metadata.PackageNotFoundError:
+            continue  # a platform-only dependency not installed here
+        _runtime_closure(dep, seen)
+    return seen
+
+
+def test_the_runtime_install_pulls_no_test_tools():
+    pulled = _runtime_closure("leishen", set())
+    assert "networkx" in pulled and "click" in pulled
+    assert pulled & TEST_TOOLS == set(), f"the plain install pulls {sorted(pulled & TEST_TOOLS)}"
+    assert "hanja" not in pulled

@@ -1,0 +1,169 @@
+"""Readings: patterns positive and negative, the walk of every finding checked hop by hop on 1,000
+random readings, the CLI (read, find) and the unknown-topic answer."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from click.testing import CliRunner
+
+import leishen
+from leishen.cli.main import main
+from leishen.engine.calendar import BRANCHES, STEMS
+from leishen.engine.liuren.tables import STEM_LODGING
+from leishen.readings import reader
+from leishen.readings.bindings import HOSTS, PALACE_NAMES, QIMEN_CELL
+
+ZONES = [timezone(timedelta(hours=h)) for h in (8, 9, 0, -5, 5.5, 3, -8, 10)]
+
+
+def _moments(n: int, seed: int) -> list[datetime]:
+    rng = random.Random(seed)
+    start = datetime(1900, 1, 1, tzinfo=timezone.utc)
+    return [(start + timedelta(minutes=rng.randrange(200 * 365 * 24 * 60))).astimezone(rng.choice(ZONES))
+            for _ in range(n)]
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return leishen.graph()
+
+
+def _chart_hop_holds(r, chart: dict, a: str, rel: str, b: str) -> bool:
+    """Whether a chart hop a -rel-> b is what the chart says."""
+    lr, qm, name = chart.get("liuren") or {}, chart.get("qimen") or {}, lambda n: r.props[n]["name"]
+    general = lambda g: r.lex.id("General", g)  # noqa: E731
+    if rel == "PLATE_OVER":
+        return lr["plate"][name(a)] == name(b)
+    if rel == "UNDER":
+        return lr["plate"][name(b)] == name(a)
+    if rel == "RIDDEN_BY":
+        return general(lr["generals"][name(a)]) == b
+    if rel == "LODGES":
+        return BRANCHES[STEM_LODGING[STEMS.index(name(a))]] == name(b)
+    if rel in HOSTS.values():
+        local = next(k for k, v in HOSTS.items() if v == rel)
+        field, label = QIMEN_CELL[local]
+        number = next(n for n, p in PALACE_NAMES.items() if p == name(a))
+        return r.lex.id(label, qm["palaces"][str(number)].get(field)) == b
+    if rel == "STANDS_IN":
+        number = next(n for n, p in PALACE_NAMES.items() if p == name(b))
+        cell = qm["palaces"][str(number)]
+        return name(a) in (cell.get("heaven"), cell.get("heaven_hosted"))
+    if rel == "FLYING_STAR":
+        number = next(n for n, p in PALACE_NAMES.items() if p == name(a))
+        return any(plate[str(number)] == name(b) for plate in chart["ninestar"]["plates"].values())
+    if rel == "IS_SLOT":
+        return r.props[b]["name"] in chart_slots_of(r, chart, a)
+    return rel == "MEETS"  # the chart meets the rule's condition at that node (the condition was evaluated)
+
+
+def chart_slots_of(r, chart, node) -> set:
+    from leishen.readings.bindings import chart_bindings
+    b = chart_bindings(chart, r.lex, r.seasons)
+    return {k for k, v in b.slots.items() if v.value == node}
+
+
+def _check_walk(r, graph, chart, walk) -> int:
+    assert walk and "node" in walk[0] or "value" in walk[0]
+    checked = 0
+    for i in range(1, len(walk) - 1, 2):
+        hop, a, b = walk[i], walk[i - 1].get("node", {}).get("id"), walk[i + 1]["node"]["id"]
+        if hop["chart"]:
+            assert _chart_hop_holds(r, chart, a, hop["rel"], b), (a, hop, b)
+        else:
+            u, v = (a, b) if hop["forward"] else (b, a)
+            data = graph.get_edge_data(u, v, hop["key"])
+            assert data is not None and data["type"] == hop["rel"], (a, hop, b)
+            assert hop["src"] and hop["src"] == list(data.get("src") or graph.nodes[u].get("src") or ())
+        checked += 1
+    return checked
+
+
+def test_every_hop_of_1000_random_readings_is_real(graph):
+    r = reader()
+    topics = [None] + [t["id"] for t in r.topics()]
+    rng = random.Random(7)
+    findings = hops = 0
+    for moment in _moments(1000, seed=11):
+        chart = leishen.chart(moment)
+        reading = r.read(chart, topic=rng.choice(topics))
+        for f in reading["findings"]:
+            assert f["path"] and f["src"], f["id"]
+            # a path starts at a chart slot, unless no slot of the chart decided it (a rule of the
+            # procedure that holds for every chart of its topic): then it is the rule's own edge alone
+            assert f["path"][0].get("slot") or (len(f["path"]) == 3 and not f["evidence"]), f["id"]
+            for walk in [f["path"], *f["evidence"]]:
+                hops += _check_walk(r, graph, chart, walk)
+            findings += 1
+    assert findings > 10_000 and hops > findings
+
+
+def _typed(transmissions: list[str]) -> dict:
+    chart = copy.deepcopy(leishen.chart("2026-12-01T10:00+09:00"))
+    chart["liuren"]["transmissions"] = transmissions
+    return chart
+
+
+def _patterns(reading: dict) -> set[str]:
+    return {h["node"]["name"] for f in reading["findings"] for h in f["path"]
+            if h.get("node", {}).get("label") == "Pattern"}
+
+
+def test_zhuolun_holds_on_mao_xu_si_and_its_path_is_cited():
+    r = reader()
+    reading = r.read(_typed(["卯", "戌", "巳"]))
+    found = [f for f in reading["findings"] if f["meaning"] and f["meaning"]["zh"] == "受印乘軒"]
+    assert len(found) == 1
+    f = found[0]
+    names = [h.get("node", {}).get("name") or h["rel"] for h in f["path"]]
+    assert names == ["卯", "REQUIRES", "斫輪", "SIGNIFIES", "受印乘軒"] and f["path"][0]["slot"] == "初傳"
+    assert f["src"] == ["000:3"] and f["polarity"] == "吉" and f["certainty"] == "holds"
+    assert "斫輪" not in _patterns(r.read(_typed(["卯", "戌", "午"])))
+
+
+def test_shizhong_cannot_fire_on_an_ordinary_course():
+    """始終 needs 初傳 = 旬首 and 末傳 = 旬尾, which no course of the uniform plate gives (000:15)."""
+    r = reader()
+    for moment in _moments(300, seed=5):
+        assert "始終" not in _patterns(r.read(leishen.chart(moment)))
+
+
+def test_unknown_topic_exits_2_listing_the_topics():
+    result = CliRunner().invoke(main, ["read", "2026-12-01T10:00+09:00", "--topic", "astrology"])
+    assert result.exit_code == 2
+    assert "unknown topic 'astrology'; topics:" in result.output and "射覆" in result.output
+
+
+def test_topics_by_zh_ko_or_en():
+    r = reader()
+    assert r.topic_id("射覆") == r.topic_id("사부") == r.topic_id("Topic:射覆")
+
+
+def test_read_json_and_text():
+    runner = CliRunner()
+    out = json.loads(runner.invoke(main, ["read", "2026-12-01T10:00+09:00", "--json"]).output)
+    assert set(out) >= {"findings", "tally", "needs_judgment", "trail", "bindings", "counts"}
+    assert out["trail"]["liuren"]["method"] == "賊剋" and out["trail"]["qimen"]["ju"] == 5
+    text = runner.invoke(main, ["read", "2026-12-01T10:00+09:00", "--lang", "en"]).output
+    assert "tally:" in text and "【liuren" in text
+
+
+def test_read_a_typed_chart(tmp_path):
+    path = tmp_path / "chart.json"
+    path.write_text(json.dumps(_typed(["卯", "戌", "巳"]), ensure_ascii=False), encoding="utf-8")
+    out = json.loads(CliRunner().invoke(main, ["read", "--chart", str(path), "--json"]).output)
+    assert any(f["meaning"] and f["meaning"]["zh"] == "受印乘軒" for f in out["findings"])
+
+
+def test_find_gives_json_lines_and_refuses_an_unknown_rule():
+    runner = CliRunner()
+    result = runner.invoke(main, ["find", "vigour", "--from", "2026-01-01T00:00+08:00", "--to", "2026-01-01T05:00+08:00"])
+    lines = [json.loads(x) for x in result.output.splitlines() if x.startswith("{")]
+    assert result.exit_code == 0 and len(lines) == 6 and all(x["findings"] for x in lines)
+    bad = runner.invoke(main, ["find", "nothing-such", "--from", "2026-01-01T00:00+08:00", "--to", "2026-01-02T00:00+08:00"])
+    assert bad.exit_code == 2 and "unknown rule 'nothing-such'" in bad.output
