@@ -9,7 +9,7 @@ import sys
 import click
 
 from leishen.engine.calendar import DAY_BOUNDARIES
-from leishen.engine.chart import ChartRequest, build_chart, parse_systems
+from leishen.engine.chart import ChartRequest, parse_systems
 from leishen.engine.liuren.options import (
     DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SheHaiSeat,
     SpecialOrder,

@@ -221,7 +221,8 @@ def day_number(clock: datetime, day_boundary: str = "23:00") -> int:
 
 
 def day_and_hour(clock: datetime, day_boundary: str) -> tuple[int, int]:
-    """(sexagenary day index, sexagenary hour index) of a naive clock reading.
+    """(sexagenary day index, sexagenary hour index) of a clock reading (an aware moment's own
+    local clock, or a naive true solar time: only the date and the hour are read).
 
     With ``23:00`` (子初換日) the day changes at 23:00. With ``00:00`` the day changes at
     midnight and 23:00–23:59 keeps the old day; its hour pillar is still the next day's

@@ -19,7 +19,7 @@ from __future__ import annotations
 from datetime import timezone
 
 from leishen.engine.calendar import BRANCHES, parse_moment
-from leishen.engine.chart import SYSTEMS, ChartRequest, build_chart
+from leishen.engine.chart import CALENDAR_KEYS, SYSTEMS, ChartRequest, build_chart
 from leishen.engine.handchart import validate_liuren, validate_pillars, validate_solar_term
 from leishen.engine.liuren.chart import liuren_section
 from leishen.engine.liuren.options import LiurenOptions
@@ -28,7 +28,6 @@ from leishen.errors import ChartError
 
 __all__ = ["check_typed_chart", "has_differences"]
 
-CALENDAR_FIELDS = ("day_boundary", "longitude")
 #: computed keys that are bookkeeping, never reported "not given"
 _QUIET = {"options", "offset", "birth", "checks"}
 
@@ -112,7 +111,7 @@ def _request(chart: dict) -> ChartRequest:
     per_system = {}
     for system in ("qimen", "ninestar"):
         options = dict(chart.get(system, {}).get("options") or {})
-        for key in CALENDAR_FIELDS:
+        for key in CALENDAR_KEYS:
             if key in options:
                 value = options.pop(key)
                 if key in calendar and calendar[key] != value:

@@ -237,7 +237,7 @@ def qimen_chart(moment: datetime, *, method: JuMethod | str = "chai_bu", day_bou
     clock = moment if longitude is None else chart_clock(moment, longitude)
     day, hour = day_and_hour(clock, day_boundary)
     if opts.method is not JuMethod.CHAI_BU:
-        return _assemble(opts, moment, day, hour, _term_position(moment), clock)
+        return _assemble(opts, moment, day, hour, -1, clock)        # 置閏 finds its own term
     position = _TERM_OF_DAY.get(moment.toordinal(), -1)
     if position < 0:
         position = _term_position(moment)
