@@ -42,6 +42,13 @@ def path_words(path: list, lang: str, schema) -> str:
     """A finding's path in words: names joined by the relations (chart hops in brackets)."""
     out = []
     for hop in path:
+        if "node" in hop and hop["node"]["label"] == "Fact":
+            continue  # a reified fact: its OBJECT and QUALIFIER hops read as one "-role->"
+        if hop.get("rel") == "OBJECT":
+            continue
+        if hop.get("rel") == "QUALIFIER":
+            out.append(f"-{hop['key'].rsplit('/', 1)[-1]}->")
+            continue
         if "node" in hop:
             slot = f"{hop['slot']} " if hop.get("slot") else ""
             out.append(f"{slot}{hop['node']['name']}")
@@ -52,7 +59,7 @@ def path_words(path: list, lang: str, schema) -> str:
             out.append(f"[{zh if lang != 'en' else en}]")
         else:
             rdef = schema.relations.get(hop["rel"])
-            word = (rdef.zh if lang == "zh" else rdef.ko if lang == "ko" else rdef.en) if rdef else hop["rel"]
+            word = (rdef.zh if lang == "zh" else rdef.ko if lang == "ko" else rdef.en.split(" (")[0]) if rdef else hop["rel"]
             out.append(f"-{word}->" if hop.get("forward", True) else f"<-{word}-")
     return " ".join(out)
 
@@ -74,15 +81,18 @@ def render_reading(reading: dict, lang: str) -> str:
                          f"  [{', '.join(f['src'])}]")
     lines.append("\ntally: " + "; ".join(f"{t}: " + " ".join(f"{k}{v}" for k, v in row.items())
                                          for t, row in reading["tally"].items()))
-    if reading["needs_judgment"]:
-        lines.append("needs judgment: " + ", ".join(reading["needs_judgment"]))
+    judged = [f for f in reading["findings"] if f["certainty"] == "needs_judgment"]
+    if judged:
+        lines.append(f"needs judgment ({len(judged)}):")
+        lines += [f"  {(f['meaning'] or {}).get(lang) or (f['meaning'] or {}).get('zh')}: {f['judgment']}  "
+                  f"[{', '.join(f['src'])}]" for f in judged]
     return "\n".join(lines)
 
 
 @click.command("read")
 @click.argument("moment", required=False)
 @click.option("--tz", default=None, help="IANA time zone for a moment without offset")
-@click.option("--topic", default=None, help="a topic in zh, ko or en (射覆, 求財, weather …); none: the general reading")
+@click.option("--topic", default=None, help="a topic in zh, ko or en (射覆, 求財, weather …), or '*' for every topic; none: the general reading")
 @click.option("--lang", type=click.Choice(LANGS), default="zh", show_default=True, help="language of the meanings")
 @click.option("--chart", "typed", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="read a chart typed by hand (the JSON shape of `leishen chart --json`)")

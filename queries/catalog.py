@@ -26,6 +26,9 @@ Row shapes (lists of plain dicts, sorted as stated, identical on both backends):
     the ground checks of the rules' graph predicates (see :mod:`leishen.queries.reading_traversal`): one row
     ``{"id", "hops": [[from, type, to, key, src, forward], …]}`` per check that holds, with its smallest witness
     (hops compared by (from, type, to, key)); sorted by id.
+``relations_from(node_ids, types)``
+    relations of the given types leaving the given nodes: rows ``{"source": end, "target": end, "type", "src",
+    "qualifiers": {..}, "variant", "fact"}`` sorted by (source.id, type, target.id, fact).
 ``relations_among(node_ids)``
     direct relations whose both ends are in ``node_ids`` (the 刑沖破害合 among a chart's branches …): rows
     ``{"source": end, "target": end, "type", "zh", "src", "variant", "fact"}`` sorted by (type, source.id, target.id, fact).
@@ -57,6 +60,7 @@ QUERIES: dict[str, NamedQuery] = {q.name: q for q in (
                "the smallest shortest typed path between two nodes (only relations of the given types, when given)"),
     NamedQuery("relations_among", ("node_ids",), "direct relations among a set of nodes"),
     NamedQuery("rule_checks", ("paths", "facts"), "the ground checks of the rules' graph predicates, with witnesses"),
+    NamedQuery("relations_from", ("node_ids", "types"), "the relations of given types leaving given nodes"),
 )}
 
 

@@ -51,6 +51,11 @@ def _relations_among(records: list[dict]) -> list[dict]:
 
 
 
+def _relations_from(records: list[dict]) -> list[dict]:
+    return [{"source": _end(r["source"]), "target": _end(r["target"]), "type": r["type"], "src": list(r["src"]),
+             "qualifiers": json.loads(r["qualifiers"]), "variant": r["variant"], "fact": r["fact"]} for r in records]
+
+
 def _rule_checks(records: list[dict]) -> list[dict]:
     """The smallest witness of each check (hops compared by from, type, to, key), as the traversal gives it."""
     best: dict = {}
@@ -62,4 +67,5 @@ def _rule_checks(records: list[dict]) -> list[dict]:
     return [{"id": i, "hops": best[i][1]} for i in sorted(best)]
 
 CONVERTERS = {"stats": _stats, "resolve": _resolve, "symbol_relations": _symbol_relations, "facts": _facts,
-              "shortest_path": _shortest_path, "relations_among": _relations_among, "rule_checks": _rule_checks}
+              "shortest_path": _shortest_path, "relations_among": _relations_among, "rule_checks": _rule_checks,
+              "relations_from": _relations_from}

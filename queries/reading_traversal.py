@@ -9,6 +9,8 @@ whose qualifier ``role`` is ``value``. One row per check that holds, carrying it
 
 from __future__ import annotations
 
+import json
+
 import networkx as nx
 
 
@@ -71,4 +73,18 @@ def rule_checks(g: nx.MultiDiGraph, paths: list[dict], facts: list[dict]) -> lis
     return sorted(rows, key=lambda r: r["id"])
 
 
-READING_TRAVERSALS = {"rule_checks": rule_checks}
+def relations_from(g: nx.MultiDiGraph, node_ids: list[str], types: list[str]) -> list[dict]:
+    wanted = set(types)
+    rows = []
+    for u in set(node_ids) & set(g.nodes):
+        for _, v, d in g.out_edges(u, data=True):
+            if d["type"] in wanted:
+                a, b = g.nodes[u], g.nodes[v]
+                rows.append({"source": {"id": u, "label": a["label"], "key": a["key"], "name": a["name"]},
+                             "target": {"id": v, "label": b["label"], "key": b["key"], "name": b["name"]},
+                             "type": d["type"], "src": list(d["src"]), "qualifiers": json.loads(d["qualifiers"]),
+                             "variant": d["variant"] or None, "fact": d["fact"]})
+    return sorted(rows, key=lambda r: (r["source"]["id"], r["type"], r["target"]["id"], r["fact"]))
+
+
+READING_TRAVERSALS = {"rule_checks": rule_checks, "relations_from": relations_from}

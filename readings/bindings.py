@@ -118,8 +118,9 @@ def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
     _root(s, "貴人", br(noble.get("branch")))
     if "日干" in s:
         s["寄宮"] = s["日干"].hop(LODGES, br(BRANCHES[STEM_LODGING[STEMS.index(stem)]]))
-    for key in ("本命", "行年"):
-        _root(s, key, br((lr.get("birth") or {}).get({"本命": "natal", "行年": "year_of_life"}[key])))
+    _birth_slots(lr.get("birth") or {}, lex, s)
+    course = {lex.id("Pattern", name) for name in (lr.get("method"), *(lr.get("course") or ()))}
+    _root(s, "課體", frozenset(course - {None}))  # the 九宗門 method and 課體 the engine found, as patterns
     plate = {br(e): br(h) for e, h in (lr.get("plate") or {}).items()}
     b.above.update(plate)
     b.below.update({h: e for e, h in plate.items()})
@@ -127,6 +128,25 @@ def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
     b.rides.update({br(h): general(g) for h, g in (lr.get("generals") or {}).items()})
     _lessons_and_transmissions(lr, lex, b)
     _positions(b)
+
+
+def _birth_slots(birth: dict, lex: Lexicon, s: dict) -> None:
+    """本命 / 行年 (and their stems) from the asker's birth: the pillars ``ben_ming`` and ``xing_nian``."""
+    for key, field in (("本命", "ben_ming"), ("行年", "xing_nian")):
+        pillar = birth.get(field)
+        if pillar:
+            _root(s, key, lex.id("Branch", pillar[1]))
+            _root(s, f"{key}干", lex.id("Stem", pillar[0]))
+
+
+def _pillar_slots(pillars: dict, lex: Lexicon, s: dict, branches: bool) -> None:
+    """年干 月干 (and, when *branches*, 年支 月支) from the chart's four pillars."""
+    for key, field in (("年", "year"), ("月", "month")):
+        pillar = pillars.get(field)
+        if pillar:
+            _root(s, f"{key}干", lex.id("Stem", pillar[0]))
+            if branches:
+                _root(s, f"{key}支", lex.id("Branch", pillar[1]))
 
 
 def _lessons_and_transmissions(lr: dict, lex: Lexicon, b: Bindings) -> None:
@@ -199,6 +219,19 @@ def qimen_bindings(qm: dict, lex: Lexicon, b: Bindings) -> None:
                     b.stem_palace.setdefault(node, pid)
         palaces.append((pid, local))
     b.scopes["宮"] = palaces
+    _hidden_jia(qm, lex, b)
+
+
+def _hidden_jia(qm: dict, lex: Lexicon, b: Bindings) -> None:
+    """A 甲 day or hour stem stands where its 旬's 儀 stands (六甲遁於六儀): ``日干.宮`` / ``時干.宮``."""
+    from leishen.engine.calendar import sexagenary_index
+    from leishen.engine.qimen.plate import xun_of_hour
+    jia = lex.id("Stem", "甲")
+    for pillar in (qm.get("day_pillar"), qm.get("hour_pillar")):
+        if pillar and pillar[0] == "甲":
+            yi = lex.id("Stem", xun_of_hour(sexagenary_index(pillar))[1])
+            if yi in b.stem_palace:
+                b.stem_palace.setdefault(jia, b.stem_palace[yi])
 
 
 QIMEN_CELL = {"天": ("heaven", "Stem"), "地": ("earth", "Stem"), "星": ("star", "QimenStar"),
@@ -233,11 +266,16 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindin
     b = Bindings(systems)
     month = lex.id("Branch", (chart.get("pillars") or {}).get("month", "  ")[1:2] or None)
     season = season_of(month, seasons)
+    _pillar_slots(chart.get("pillars") or {}, lex, b.slots, branches="qimen" in systems)
     if "liuren" in systems:
         liuren_bindings(chart["liuren"], lex, b)
+        hour = (chart.get("pillars") or {}).get("hour")
+        if hour:
+            _root(b.slots, "時干", lex.id("Stem", hour[0]))
         b.options["liuren"] = chart["liuren"].get("options", {})
     if "qimen" in systems:
         qimen_bindings(chart["qimen"], lex, b)
+        _birth_slots((chart.get("liuren") or {}).get("birth") or chart.get("birth") or {}, lex, b.slots)
         b.options["qimen"] = chart["qimen"].get("options", {})
     if "ninestar" in systems:
         ninestar_bindings(chart["ninestar"], lex, b)

@@ -252,7 +252,12 @@ def chart_leaf(call: Call, env: dict, ctx: Context) -> tuple[bool, list, list]:
     pred, args = call.pred, call.args
     if pred == "pattern":
         walks = ctx.patterns.get(args[0].id)
-        return (walks is not None), [("walk", w) for w in walks or ()], []
+        if walks is not None:
+            return True, [("walk", w) for w in walks], []
+        course = ctx.bindings.slots.get("課體")  # a 課體 the engine found (涉害, 伏吟, 八專 …) is a pattern too
+        if course is not None and args[0].id in course.value:
+            return True, [((args[0].id, "課體"),)], []
+        return False, [], []
     if pred == "topic":
         return (args[0].id == ctx.topic), [], []
     value, bound = _value(args[0], env, ctx)
@@ -260,7 +265,10 @@ def chart_leaf(call: Call, env: dict, ctx: Context) -> tuple[bool, list, list]:
         return False, [], []
     if pred in ("eq", "among"):
         wanted = {a.id if isinstance(a, Sym) else a for a in args[1:]}
-        ok = bool(value & wanted) if isinstance(value, frozenset) else value in wanted
+        if isinstance(value, frozenset):  # a set slot (空亡, 旬空): the witness is the member that matched
+            hits = sorted(value & wanted)
+            return bool(hits), [((m, bound.chain[0][1]),) for m in hits] if bound else [], []
+        ok = value in wanted
         return ok, _chain(bound) if ok else [], []
     if pred == "same":
         other, obound = _value(args[1], env, ctx)

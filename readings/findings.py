@@ -49,7 +49,7 @@ def witness_walk(w, props: dict) -> list:
         return w[1]
     if isinstance(w, tuple) and w and w[0] == "qualifier":  # object ←OBJECT– fact –QUALIFIER→ value
         _, fid, obj, role, value, chain, src = w
-        fact_node = {"node": {"id": f"Fact:{fid}", "label": "Fact", "key": fid, "name": fid}}
+        fact_node = node_json(f"Fact:{fid}", props)
         return (chain_walk(chain, props) if chain else [node_json(obj, props)]) + [
                 {"rel": "OBJECT", "chart": False, "src": list(src or ()), "key": f"{fid}/object", "forward": False},
                 fact_node,

@@ -3,7 +3,9 @@
 - ``kin``: 五用神 / 六親 of each transmission against the day stem (``KIN_BRANCH`` facts);
 - ``stages``: the 長生 stage of the day stem at each transmission (``LIFE_STAGE`` facts);
 - ``vigour``: 旺相休囚死 of each transmission in the chart's season (``VIGOUR`` facts);
-- ``relations``: 刑 沖 破 害 合 among the chart's slots (direct edges of those types).
+- ``relations``: 刑 沖 破 害 合 among the chart's slots (direct edges of those types);
+- ``leixiang``: the 類神 of a topic — the 類象 of the initial transmission (and the general riding it) in
+  the domains the topic consults (``CONSULTS`` Topic → Domain; a 類象 row's ``category`` names its domain).
 
 Each is grounded into the same checks as the rules' graph predicates (one backend call answers the
 rules and these together), and each finding's path is the real edge that decided it.
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from leishen.readings.findings import chain_walk, graph_walk, meaning
+from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
 
 TRANSMISSIONS = ("初傳", "中傳", "末傳")
 RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
@@ -107,12 +109,12 @@ def _fact_path(b, slot: str, check: tuple, hops: list, reader) -> tuple[list, li
         walk[0] = {**walk[0], "slot": slot}
         return walk, []
     fid, src = hops[-1][3], list(hops[-1][4] or ())
-    fact_node = {"node": {"id": f"Fact:{fid}", "label": "Fact", "key": fid, "name": reader.fact_name(fid)}}
+    fact_node = node_json(f"Fact:{fid}", reader.props)
     path = [{**walk[2], "slot": slot},
             {"rel": "OBJECT", "chart": False, "src": src, "key": f"{fid}/object", "forward": False}, fact_node,
             {"rel": "QUALIFIER", "chart": False, "src": src, "key": f"{fid}/q/{check[4]}", "forward": True},
             {"node": _node(check[5], reader)}]
-    return path, [[{**walk[0], "slot": "日干"}, *walk[1:]]]
+    return path, [[{**walk[0], "slot": "日干"}, *walk[1:-1], {**walk[-1], "slot": slot}]]
 
 
 def _node(value: str, reader) -> dict:
@@ -128,3 +130,30 @@ def _lore(system, query, suffix, fact_id, reader, path, evidence, mean, bindings
             "path": path, "evidence": evidence, "meaning": mean,
             "src": [str(c) for c in fact.src] if fact else path[1].get("src") or [],
             "variant": (fact.variant or None) if fact else None, "options": {}}
+
+
+LEIXIANG_TYPES = ("SYMBOLIZES", "HAS_COLOUR", "HAS_NUMBER", "HAS_TASTE")
+
+
+def leixiang_findings(reader, b, topic: str | None) -> list[dict]:
+    """The 類象 of 初傳 (and of its general) in the domains *topic* consults; one backend call."""
+    domains = set().union(*reader.consults.values()) if topic == "*" else reader.consults.get(topic)
+    first = b.slots.get("初傳")
+    if not domains or first is None or "liuren" not in b.systems:
+        return []
+    chains = {first.value: first.chain}
+    if first.value in b.rides:
+        chains[b.rides[first.value]] = first.hop("RIDDEN_BY", b.rides[first.value]).chain
+    rows = reader.backend.run("relations_from", node_ids=sorted(chains), types=list(LEIXIANG_TYPES))
+    out = []
+    for row in rows:
+        fact = reader.facts.get(row["fact"])
+        if row["qualifiers"].get("category") not in domains or fact is None or fact.when:
+            continue
+        hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True}
+        path = chain_walk(chains[row["source"]["id"]], reader.props) + [hop, node_json(row["target"]["id"], reader.props)]
+        found = _lore("liuren", "leixiang", f"{row['source']['id']}/{row['fact']}", row["fact"], reader, path, [],
+                      meaning(row["target"]["id"], reader.props), {"初傳": first.value})
+        topics = [t for t, d in reader.consults.items() if row["qualifiers"].get("category") in d]
+        out.append({**found, "topic": reader.props[topic if topic != "*" else topics[0]]["name"]})
+    return out

@@ -15,15 +15,18 @@ from dataclasses import replace
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition, vocabulary
+from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
 from leishen.readings.index import RuleIndex, present_pairs
 from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, walk_to, witness_walk
-from leishen.readings.lore import lore_checks, lore_findings, relation_findings, relation_rows
+from leishen.readings.lore import leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
+LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang")
+ALL_TOPICS = "*"  # a reading of every topic at once
 
 
 class TopicError(LeishenError):
@@ -35,9 +38,10 @@ class Reader:
 
     *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
     only, never on the chart); it is on by default for NetworkX and off for a server backend, so each
-    Neo4j reading asks the server."""
+    Neo4j reading asks the server. *variants* also reads the rows the tables keep as variants of the text
+    (原本作, 沈本作, typo …); by default a reading follows the regular rows only."""
 
-    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None):
+    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None, variants: bool = False):
         if backend is None:
             from leishen.backends import get_backend
             backend = get_backend("networkx")
@@ -47,14 +51,16 @@ class Reader:
         self.data_schema = load_schema()
         self.facts = {f.id: f for f in self.data.facts}
         self.lex = Lexicon(self.data.nodes)
-        self.props = self.lex.props
+        self.props = dict(self.lex.props)
+        self.props.update((n.id, n.props) for n in self.data.nodes if n.label == "Fact")  # names of Fact nodes in paths
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
         self.seasons = {f.subject: f.object for f in self.data.facts if f.relation == "IN_SEASON"}
-        self.requires = [r for r in self.data.rules if self.facts[r.fact].relation == "REQUIRES"]
-        self.others = [r for r in self.data.rules if self.facts[r.fact].relation != "REQUIRES"]
+        self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
+        self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
+        self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
         self.meanings = defaultdict(list)  # pattern id → facts giving its meaning without a condition
         for f in self.data.facts:
-            if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and not f.when:
+            if f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and not f.when:
                 self.meanings[f.subject].append(f)
         locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
@@ -67,12 +73,18 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
+        self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self._chosen: dict = {}
         self.conditioned_meanings = {f.subject for f in self.data.facts
-                                     if f.subject.startswith("Pattern:") and f.relation != "REQUIRES" and f.when}
-        self.topic_ids = sorted({dict(f.qualifiers).get("topic") for f in self.data.facts} - {None})
+                                     if f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and f.when}
+        self.consults = defaultdict(set)  # topic id → the names of the domains it consults (類神)
+        for f in self.data.facts:
+            if f.relation == "CONSULTS":
+                self.consults[f.subject].add(self.props[f.object]["name"])
+        self.topic_ids = sorted(({dict(f.qualifiers).get("topic") for f in self.data.facts} | set(self.consults))
+                                - {None})
 
     # ---- topics -------------------------------------------------------------------------------
     def topics(self) -> list[dict]:
@@ -82,8 +94,8 @@ class Reader:
 
     def topic_id(self, topic: str | None) -> str | None:
         """The Topic node id a zh, ko or en topic name (or an id) denotes; TopicError naming the topics."""
-        if topic is None:
-            return None
+        if topic is None or topic == ALL_TOPICS:
+            return topic
         wanted = topic.strip().lower()
         for t in self.topics():
             if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower()):
@@ -93,10 +105,12 @@ class Reader:
 
     # ---- evaluation ---------------------------------------------------------------------------
     def _in_scope(self, rule, ctx: Context) -> bool:
+        """In scope: the rule's system was computed, and it has no topic or the one asked (every topic
+        when the reading asks ALL_TOPICS)."""
         if rule.system not in ctx.bindings.systems:
             return False
-        topic = dict(self.facts[rule.fact].qualifiers).get("topic")
-        return topic is None or topic == ctx.topic
+        topic = self.rule_topic[rule.fact]
+        return topic is None or topic == ctx.topic or ctx.topic == ALL_TOPICS
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
@@ -114,7 +128,7 @@ class Reader:
         """The rule facts a ``find`` asks for (by fact id, item, pattern or meaning name, or
         ``subject→object``), and whether a lore query (kin, stages, vigour, relations) is asked."""
         chosen = set()
-        for rule in self.data.rules:
+        for rule in self.rules:
             fact = self.facts[rule.fact]
             names = {fact.id, fact.item, self._name(fact), self.props.get(fact.subject, {}).get("name"),
                      self.props.get(fact.object, {}).get("name")}
@@ -123,11 +137,11 @@ class Reader:
         if any(self.facts[f].relation == "REQUIRES" for f in chosen):  # a pattern: all its parts
             patterns = {self.facts[f].subject for f in chosen if self.facts[f].relation == "REQUIRES"}
             chosen |= {r.fact for r in self.requires if self.facts[r.fact].subject in patterns}
-        return chosen, wanted in ("kin", "stages", "vigour", "relations")
+        return chosen, wanted in LORE_QUERIES
 
     def systems_of(self, facts: set) -> tuple[str, ...]:
         """The systems the rules of these facts need (liuren for the lore readings)."""
-        wanted = {r.system for r in self.data.rules if r.fact in facts} or {"liuren"}
+        wanted = {r.system for r in self.rules if r.fact in facts} or {"liuren"}
         return tuple(s for s in ("liuren", "qimen", "ninestar") if s in wanted)
 
     def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True,
@@ -161,7 +175,7 @@ class Reader:
         findings, held = self._patterns(requires, possible, ctx, answers)
         ctx = replace(ctx, patterns=held)
         counts = {"rules_in_scope": len(requires) + len(others), "checks": len(checks),
-                  "out_of_scope": len(self.data.rules) - len(requires) - len(others)}
+                  "out_of_scope": len(self.rules) - len(requires) - len(others)}
         concepts = self._slot_concepts(ctx)
         for rule in others:
             ok, wits, where = evaluate(rule.when, {}, ctx, answers)
@@ -170,9 +184,11 @@ class Reader:
         if lore:
             findings += lore_findings(self, b, answers, lore)
             findings += relation_findings(self, b, relation_rows(self, b))
+            findings += leixiang_findings(self, b, topic_id)
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
-                "topic": self.props[topic_id]["name"] if topic_id else None, "bindings": b.as_ids(),
+                "topic": self.props[topic_id]["name"] if topic_id not in (None, ALL_TOPICS) else topic_id,
+                "bindings": b.as_ids(),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
@@ -188,14 +204,15 @@ class Reader:
     def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
         """Every ground check the readings of these charts under these topics may ask (unpruned)."""
         checks: set = set()
+        topic_ids = {self.topic_id(t) for t in topics}
         for chart in charts:
             b = chart_bindings(chart, self.lex, self.seasons)
             checks |= set(lore_checks(self, b).values())
-            for topic in topics:
-                ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
-                for rule in self.data.rules:
-                    if self._in_scope(rule, ctx):
-                        collect_checks(rule.when, {}, ctx, checks)
+            ctx = Context(b, self.vocab, self.labels)  # a rule's checks do not depend on the topic asked
+            for rule in self.rules:
+                topic = dict(self.facts[rule.fact].qualifiers).get("topic")
+                if rule.system in b.systems and (topic is None or topic in topic_ids):
+                    collect_checks(rule.when, {}, ctx, checks)
         return checks
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:

@@ -104,6 +104,8 @@ def inputs(nx_store) -> dict[str, list[dict]]:
     params["shortest_path"] += [{"source": symbols[0], "target": symbols[0]},
                                 {"source": symbols[0], "target": "Branch:nope"}]
     params["rule_checks"] = _rule_check_inputs(nx_store, rnd)
+    kinds = [["SYMBOLIZES", "HAS_COLOUR"], ["CLASHES"], ["HAS_ELEMENT", "MEMBER_OF", "IN_SEASON"], []]
+    params["relations_from"] = [{"node_ids": chart, "types": rnd.choice(kinds)} for chart in charts[::2]]
     typed = [["CLASHES", "COMBINES"], ["HARMS"], ["SYMBOLIZES", "ALIAS_OF"], []]
     params["shortest_path"] += [{**p, "types": rnd.choice(typed)} for p in params["shortest_path"][::3]]
     return params

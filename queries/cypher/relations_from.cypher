@@ -1,0 +1,10 @@
+// name: relations_from
+// doc: the relations of the given types leaving the given nodes (the 類象 of a chart's slots, …),
+//      sorted by (source.id, type, target.id, fact)
+// params: $node_ids (list of node ids), $types (list of relation types)
+MATCH (u:Node)-[r]->(v:Node)
+WHERE u.id IN $node_ids AND type(r) IN $types
+RETURN u {.id, .label, .key, .name} AS source, v {.id, .label, .key, .name} AS target,
+       type(r) AS type, r.src AS src, r.qualifiers AS qualifiers,
+       CASE r.variant WHEN '' THEN null ELSE r.variant END AS variant, r.fact AS fact
+ORDER BY source.id, type, target.id, fact

@@ -1,0 +1,59 @@
+"""The lore readings, positive and negative, with their exact path and src.
+
+Chart: 2026-12-01 10:00 +09:00 — day 己酉, 三傳 午 卯 子, 占時 巳, 太歲 午, 月建 亥 (winter)."""
+
+from __future__ import annotations
+
+import pytest
+
+import leishen
+
+
+@pytest.fixture(scope="module")
+def reading():
+    return leishen.read("2026-12-01T10:00+09:00")
+
+
+def _by_query(reading, query):
+    return {f["id"]: f for f in reading["findings"] if f["query"] == query}
+
+
+def _walk(f):
+    return [h.get("node", {}).get("name") or h["rel"] for h in f["path"]]
+
+
+def test_kin_of_the_transmissions(reading):
+    """己 is earth: 午 (fire) generates it — 印; 子 (water) it overcomes — 財; 卯 (wood) overcomes it — 鬼."""
+    kin = _by_query(reading, "kin")
+    assert set(kin) == {"liuren/kin/初傳/Kin:yin", "liuren/kin/中傳/Kin:gui", "liuren/kin/末傳/Kin:cai"}
+    f = kin["liuren/kin/初傳/Kin:yin"]
+    assert _walk(f)[0] == "午" and f["path"][0]["slot"] == "初傳" and _walk(f)[-1] == "印"
+    assert [h["rel"] for h in f["path"] if "rel" in h] == ["OBJECT", "QUALIFIER"]
+    assert f["src"] == ["000:23"] and [h.get("slot") for h in f["evidence"][0] if "node" in h] == ["日干", "初傳"]
+
+
+def test_stages_and_vigour(reading):
+    """己 at 午 is 臨官, at 卯 病, at 子 絕 (000:39-47); in winter 子 is 旺, 卯 相, 午 死 (000:63-67)."""
+    stages = {f["path"][0]["slot"]: f["meaning"]["zh"] for f in _by_query(reading, "stages").values()}
+    assert stages == {"初傳": "臨官", "中傳": "病", "末傳": "絕"}
+    vigour = {f["path"][0]["slot"]: (f["meaning"]["zh"], f["src"]) for f in _by_query(reading, "vigour").values()}
+    assert vigour == {"初傳": ("死", ["000:67"]), "中傳": ("相", ["000:63"]), "末傳": ("旺", ["000:63"])}
+
+
+def test_relations_among_the_slots(reading):
+    rel = _by_query(reading, "relations")
+    clash = rel["liuren/relations/初傳-末傳/CLASHES"]
+    assert _walk(clash) == ["午", "CLASHES", "子"] and clash["src"] == ["000:51"]
+    assert clash["path"][1]["forward"] is False  # the table states 子 沖 午
+    assert "liuren/relations/初傳-中傳/CLASHES" not in rel  # 午 and 卯 do not clash
+    assert "liuren/relations/太歲-初傳/PUNISHES" in rel  # 午 punishes itself (自刑), both slots 午
+
+
+def test_leixiang_only_for_a_topic_that_consults_a_domain():
+    people = _by_query(leishen.read("2026-12-01T10:00+09:00", topic="人物"), "leixiang")
+    names = {f["meaning"]["zh"]: f for f in people.values()}
+    assert {"蠶婦", "馬伕", "和尚", "尼姑"} <= set(names)
+    assert names["蠶婦"]["src"] == ["000:111"] and _walk(names["蠶婦"]) == ["午", "SYMBOLIZES", "蠶婦"]
+    assert _walk(names["和尚"]) == ["午", "RIDDEN_BY", "天空", "SYMBOLIZES", "和尚"]
+    assert all(f["topic"] == "人物" for f in people.values())
+    assert not _by_query(leishen.read("2026-12-01T10:00+09:00"), "leixiang")
