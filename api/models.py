@@ -17,6 +17,7 @@ from leishen.engine.liuren.options import (DayNight, FuYinKe, LiurenOptions, Mon
 from leishen.engine.ninestar import DayFlight, DayLeap
 from leishen.engine.qimen.ju import JuMethod
 from leishen.engine.qimen.plate import CentreHost, DeityNames
+from leishen.service.charts import chart_of
 
 LIUREN_KEYS = ("month_general", "noble_table", "day_night", "shehai", "special_order", "fuyin_ke")
 QIMEN_KEYS = {"qimen_method": "method", "qimen_centre_host": "centre_host", "qimen_deities": "deities",
@@ -30,9 +31,11 @@ class ChartQuery(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    moment: Text = Field(description="ISO 8601 with an offset (1952-12-26T19:17+08:00), or naive with tz",
-                         examples=["2026-12-01T10:00+09:00"])
+    moment: Text | None = Field(None, description="ISO 8601 with an offset (1952-12-26T19:17+08:00), or naive "
+                                "with tz; left out or 'now': the current instant", examples=["2026-12-01T10:00+09:00"])
     tz: Text | None = Field(None, description="IANA time zone of a naive moment (e.g. Asia/Shanghai)")
+    fold: Literal[0, 1] | None = Field(None, description="which of the two readings of an ambiguous local time "
+                                       "(a clock set back): 0 the first, 1 the second")
     systems: list[Literal[SYSTEMS]] = Field(list(SYSTEMS), max_length=3, description="the systems to compute")
     day_boundary: Literal[DAY_BOUNDARIES] = Field("23:00", description="子-hour day change: 23:00 (子初換日) or 00:00")
     longitude: float | None = Field(None, ge=-180, le=180, allow_inf_nan=False,
@@ -51,6 +54,10 @@ class ChartQuery(BaseModel):
     qimen_leap_threshold: int | None = Field(None, ge=1, le=14, description="置閏: days of 超神 that call for a 閏")
     ninestar_day_leap: DayLeap | None = None
     ninestar_day_flight: DayFlight | None = None
+
+    def chart(self) -> dict:
+        """The chart of this moment with these options (:func:`leishen.service.charts.chart_of`)."""
+        return chart_of(self.moment, self.request(), tz=self.tz, fold=self.fold)
 
     def request(self) -> ChartRequest:
         """The engine's ChartRequest for these options (left-out options keep the engine's defaults)."""

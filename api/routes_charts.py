@@ -5,11 +5,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 
-from leishen import chart as chart_of
 from leishen.api.errors import TimeLimit, responses
 from leishen.api.models import FindQuery, ReadingQuery
 from leishen.api.settings import Settings
 from leishen.engine.calendar import parse_moment
+from leishen.engine.schema import parse_typed_chart
 from leishen.readings.search import FindError, find, moments
 
 TOPIC = Query(min_length=1, max_length=64, description="a topic in zh, ko or en; none: the general reading")
@@ -18,15 +18,6 @@ TOPIC = Query(min_length=1, max_length=64, description="a topic in zh, ko or en;
 def reader(request: Request):
     """The process's reader (the rules compiled once, over the process's backend)."""
     return request.app.state.reader
-
-
-def check_chart(chart: dict) -> dict:
-    """A typed-in chart with at least one system part (ChartError naming what is missing)."""
-    from leishen.errors import ChartError
-
-    if not any(isinstance(chart.get(s), dict) for s in ("liuren", "qimen", "ninestar")):
-        raise ChartError("chart: a chart needs at least one of liuren, qimen, ninestar")
-    return chart
 
 
 def router(settings: Settings) -> APIRouter:
@@ -38,18 +29,19 @@ def router(settings: Settings) -> APIRouter:
     def charts(query: Annotated[ReadingQuery, Query()]) -> dict[str, Any]:
         """The chart of a moment with every school option (``leishen chart --json``). ``topic`` is accepted
         and has no effect here, so that one query string serves /charts, /readings and /views/reading."""
-        return chart_of(query.moment, tz=query.tz, request=query.request())
+        return query.chart()
 
     @api.get("/readings", responses=responses(400, 422, 503))
     def reading(query: Annotated[ReadingQuery, Query()], store: Reader) -> dict[str, Any]:
         """The reading of a moment's chart: every rule it meets with its path and citations (``leishen read --json``)."""
-        return store.read(chart_of(query.moment, tz=query.tz, request=query.request()), topic=query.topic)
+        return store.read(query.chart(), topic=query.topic)
 
     @api.post("/readings", responses=responses(400, 413, 422, 503))
     def read_typed(chart: Annotated[dict[str, Any], Body(description="a chart in the JSON shape of `leishen chart --json`")],
                    store: Reader, topic: Annotated[str | None, TOPIC] = None) -> dict[str, Any]:
         """The reading of a chart typed in by hand (``leishen read --chart FILE --json``)."""
-        return store.read(check_chart(chart), topic=topic)
+        parse_typed_chart(chart)  # ChartError (422) naming the first bad field
+        return store.read(chart, topic=topic)
 
     @api.get("/find", responses=responses(400, 408, 422, 503))
     def find_moments(query: Annotated[FindQuery, Query()], store: Reader) -> list[dict[str, Any]]:

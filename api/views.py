@@ -10,7 +10,6 @@ from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-import leishen
 from leishen.api import deps
 from leishen.api.errors import responses
 from leishen.api.models import ReadingQuery
@@ -33,8 +32,7 @@ def views_router() -> APIRouter:
     @api.get("/reading", response_class=HTMLResponse, responses=responses(400, 422))
     def reading(request: Request, query: Annotated[ReadingQuery, Query()]) -> HTMLResponse:
         """A reading's subgraph: chart slots, bound symbols, the paths of the findings (``leishen view --reading``)."""
-        chart = leishen.chart(query.moment, tz=query.tz, request=query.request())
-        found = request.app.state.reader.read(chart, topic=query.topic)
+        found = request.app.state.reader.read(query.chart(), topic=query.topic)
         return HTMLResponse(viz.reading_page(found, corpus=request.app.state.corpus or False))
 
     @api.get("/schema", response_class=HTMLResponse)

@@ -22,7 +22,6 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-import leishen
 from leishen import __version__
 from leishen.api.models import ChartQuery, FindQuery, ReadingQuery
 from leishen.engine.calendar import parse_moment
@@ -112,7 +111,7 @@ def _model_tool(server: MCPServer, name: str, model: type[BaseModel], run, descr
 def add_chart_tools(server: MCPServer, reader) -> None:
     """``chart``, ``read`` and ``find``: the chart of a moment, its reading, the moments a rule holds."""
     def chart(query: ChartQuery) -> dict[str, Any]:
-        return leishen.chart(query.moment, tz=query.tz, request=query.request())
+        return query.chart()
 
     def read(query: ReadingQuery) -> dict[str, Any]:
         return reader.read(chart(query), topic=query.topic)

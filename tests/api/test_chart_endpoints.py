@@ -29,7 +29,8 @@ def test_chart_school_options_reach_the_engine(client):
 
 
 @pytest.mark.parametrize("params, field", [
-    ({}, "moment"),
+    ({"moment": ""}, "moment"),
+    ({"moment": MOMENT, "fold": 2}, "fold"),
     ({"moment": MOMENT, "systems": ["astrology"]}, "systems"),
     ({"moment": MOMENT, "shehai": "bogus"}, "shehai"),
     ({"moment": MOMENT, "qimen_leap_threshold": 99}, "qimen_leap_threshold"),
@@ -38,6 +39,11 @@ def test_chart_school_options_reach_the_engine(client):
 ])
 def test_chart_bad_options_name_the_field(client, params, field):
     assert assert_error(client.get("/charts", params=params), 422, field)["field"].startswith(field)
+
+
+def test_no_moment_means_now(client):
+    body = client.get("/charts", params={"systems": ["ninestar"]}).json()
+    assert body["moment"]["utc"] and set(body) >= {"pillars", "ninestar"} and "liuren" not in body
 
 
 @pytest.mark.parametrize("moment, tz", [("2026-13-01T10:00+09:00", None), ("2026-12-01T10:00", None),
@@ -61,10 +67,12 @@ def test_reading_of_a_typed_in_chart(client, app):
     assert answer.status_code == 200 and answer.json() == app.state.reader.read(chart)
 
 
-@pytest.mark.parametrize("body", [{}, {"pillars": {}}, {"liuren": "a plate"}, [1, 2]])
-def test_a_malformed_typed_chart_is_4xx(client, body):
-    answer = client.post("/readings", json=body)
-    assert answer.status_code in (400, 422) and answer.json()["error"]
+@pytest.mark.parametrize("body, field", [({}, "chart"), ({"liuren": "a plate"}, "liuren"),
+                                         ({"qimen": {"palaces": 3}}, "qimen"), ([1, 2], None),
+                                         ({"ninestar": {"year": "三碧"}}, "ninestar")])
+def test_a_malformed_typed_chart_is_422_naming_the_field(client, body, field):
+    error = assert_error(client.post("/readings", json=body), 422)["error"]
+    assert field is None or error.startswith(field), error
 
 
 def test_unknown_topic_is_4xx_listing_topics(client):
