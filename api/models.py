@@ -6,6 +6,7 @@ the allowed values); an option left out takes the engine's documented default.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,13 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from leishen.engine.calendar import DAY_BOUNDARIES
 from leishen.engine.chart import SYSTEMS, ChartRequest
 from leishen.engine.liuren.options import (DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable,
-                                           SheHaiRule, SpecialOrder)
+                                           SheHaiRule, SheHaiSeat, SpecialOrder)
 from leishen.engine.ninestar import DayFlight, DayLeap
 from leishen.engine.qimen.ju import JuMethod
 from leishen.engine.qimen.plate import CentreHost, DeityNames
 from leishen.service.charts import chart_of
 
-LIUREN_KEYS = ("month_general", "noble_table", "day_night", "shehai", "special_order", "fuyin_ke")
+LIUREN_KEYS = tuple(f.name for f in fields(LiurenOptions))
 QIMEN_KEYS = {"qimen_method": "method", "qimen_centre_host": "centre_host", "qimen_deities": "deities",
               "qimen_leap_threshold": "leap_threshold"}
 NINESTAR_KEYS = {"ninestar_day_leap": "day_leap", "ninestar_day_flight": "day_flight"}
@@ -44,6 +45,7 @@ class ChartQuery(BaseModel):
     noble_table: NobleTable | None = None
     day_night: DayNight | None = None
     shehai: SheHaiRule | None = None
+    shehai_seat: SheHaiSeat | None = None
     special_order: SpecialOrder | None = None
     fuyin_ke: FuYinKe | None = None
     birth_year: int | None = Field(None, ge=1800, le=2200, description="asker's birth year (本命; with sex also 行年)")

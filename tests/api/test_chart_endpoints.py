@@ -100,3 +100,20 @@ def test_find_is_what_the_readings_find(client, app):
 ])
 def test_find_bad_input(client, params, status):
     assert_error(client.get("/find", params=params), status)
+
+
+def test_every_school_option_of_the_engine_is_a_parameter():
+    import inspect
+    from dataclasses import fields
+
+    from leishen.api.models import NINESTAR_KEYS, QIMEN_KEYS
+    from leishen.engine.chart import CALENDAR_KEYS
+    from leishen.engine.liuren.options import LiurenOptions
+    from leishen.engine.ninestar import ninestar_chart
+    from leishen.engine.qimen.chart import qimen_chart
+
+    params = set(ChartQuery.model_fields)
+    assert {f.name for f in fields(LiurenOptions)} <= params
+    for func, keys in ((qimen_chart, QIMEN_KEYS), (ninestar_chart, NINESTAR_KEYS)):
+        options = set(inspect.signature(func).parameters) - {"moment", *CALENDAR_KEYS}
+        assert options == set(keys.values()) and set(keys) <= params
