@@ -4,71 +4,39 @@ Storage
     every graph node is ``(:Node:<Label> {id, label, key, name, …, gen})``; every relation is
     ``-[:<TYPE> {key, zh, src, …, gen}]->``; one ``(:Meta {name: 'leishen', gen, nodes, relations, loaded_at,
     version})`` node says which generation is loaded. Labels and types come only from the ontology schema
-    (checked, then interpolated inside backticks); every value is a parameter.
+    (checked against it, then passed as parameters: ``:$(row.label)``); every value is a parameter.
 
-Loading (``load``)
-    uniqueness constraints first (``id`` of ``:Node`` and of every label; ``name`` of ``:Meta``), then ONE
-    write transaction: ``MERGE`` the Meta node (which also locks it against a concurrent load), batched
-    ``UNWIND $rows AS row MERGE …`` for nodes then relations (relations are merged on their ``key``), each
-    stamped with the new generation; delete whatever the previous generations left; update Meta; commit.
-    A reader sees the old graph until the commit and the new one after it. A failure anywhere (a bad row,
-    the server stopping) rolls the transaction back and leaves the previous graph as it was; the error says so.
-    Loading the same data again gives the same graph (MERGE + ``SET =``), so three loads give the same counts.
+Loading (``load``, :mod:`leishen.backends.neo4j_load`)
+    ONE write transaction whose first statement writes the Meta node, so a concurrent load waits for it; CREATE
+    into an empty database, MERGE otherwise; stale generations deleted; Meta updated; commit. A reader sees the
+    old graph until the commit and the new one after it. A failure rolls the transaction back; the error says
+    what a fresh check of the database finds. Loading the same data again gives the same graph.
 
 Named queries (``run``)
     ``queries/cypher/<name>.cypher`` with parameters, one round trip, READ routing; the records become exactly
     the row dicts of :mod:`leishen.queries.traversal`.
 
-Ad-hoc Cypher (``cypher``)
-    read-only: refused unless ``EXPLAIN`` says query type ``r``; LOAD CSV, procedures outside a whitelist,
-    variable-length patterns without an upper bound ≤ ``MAX_HOPS`` are refused; READ routing, a timeout and
-    a row cap.
+Ad-hoc Cypher (``cypher``, called by :func:`leishen.service.cypher.run_cypher`)
+    the allow-list guard of :mod:`leishen.backends.neo4j_guard` (text, then ``EXPLAIN`` type ``r``, then the
+    plan); READ routing, a timeout on EXPLAIN and on the query, and a row cap.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import sys
-import time
-from collections import defaultdict
-from contextlib import nullcontext
 
-import click
+from leishen.backends.neo4j_guard import ALLOWED_PROCEDURES, MAX_HOPS, check_plan, check_read_only_text  # noqa: F401
+from leishen.backends.neo4j_load import COUNT_GRAPH, META_LABEL, META_NAME, NODE_LABEL, load_graph
+from leishen.errors import BackendError, BackendUnavailable, CypherRefused, CypherTimeout
 from leishen.loaders.records import GraphData
 from leishen.queries.catalog import QUERIES, cypher_text
-
-from leishen.errors import BackendError, BackendUnavailable
-from leishen.backends.neo4j_guard import ALLOWED_PROCEDURES, MAX_HOPS, check_plan, check_read_only_text  # noqa: F401
 from leishen.queries.neo4j_rows import CONVERTERS
 
-NODE_LABEL = "Node"
-META_LABEL = "Meta"
-META_NAME = "leishen"
-BATCH_SIZE = 2000
-LOAD_TIMEOUT = 600.0  # seconds for the whole load transaction
 _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
 
-NODE_MERGE = ("UNWIND $rows AS row "
-              "MERGE (n:`{node}` {{id: row.id}}) "
-              "SET n = row.props, n:`{label}` "
-              "RETURN count(n) AS merged")
-RELATION_MERGE = ("UNWIND $rows AS row "
-                  "MATCH (a:`{node}` {{id: row.src}}) "
-                  "MATCH (b:`{node}` {{id: row.dst}}) "
-                  "MERGE (a)-[r:`{type}` {{key: row.key}}]->(b) "
-                  "SET r = row.props "
-                  "RETURN count(r) AS merged")
-META_LOCK = f"MERGE (m:`{META_LABEL}` {{name: $name}}) RETURN coalesce(m.gen, 0) AS gen"
 META_READ = f"MATCH (m:`{META_LABEL}` {{name: $name}}) WHERE m.gen IS NOT NULL RETURN m {{.*}} AS meta"
-META_WRITE = (f"MATCH (m:`{META_LABEL}` {{name: $name}}) "
-              "SET m.gen = $gen, m.nodes = $nodes, m.relations = $relations, m.loaded_at = datetime(), m.version = $version")
-DELETE_STALE_RELATIONS = f"MATCH (:`{NODE_LABEL}`)-[r]->() WHERE r.gen IS NULL OR r.gen <> $gen DELETE r"
-DELETE_STALE_NODES = f"MATCH (n:`{NODE_LABEL}`) WHERE n.gen IS NULL OR n.gen <> $gen DETACH DELETE n"
-COUNT_GRAPH = (f"CALL () {{ MATCH (n:`{NODE_LABEL}`) RETURN count(n) AS nodes }} "
-               f"CALL () {{ MATCH (:`{NODE_LABEL}`)-[r]->(:`{NODE_LABEL}`) RETURN count(r) AS relations }} "
-               "RETURN nodes, relations")
 
 
 def _neo4j():
@@ -90,12 +58,7 @@ def _local_server_uri() -> str | None:
     return state.get("uri") if state.get("answering") else None
 
 
-def _chunks(rows: list, size: int):
-    for start in range(0, len(rows), size):
-        yield rows[start:start + size]
-
-
-def _checked_name(name: str, allowed, kind: str) -> str:
+def checked_name(name: str, allowed, kind: str) -> str:
     """A label or relation type that is in the ontology whitelist and a plain identifier."""
     if name not in allowed or not _IDENTIFIER.match(name):
         raise BackendError(f"{kind} {name!r} is not in the ontology schema; refusing to write it to Neo4j")
@@ -181,6 +144,7 @@ class Neo4jBackend:
         if not records:
             return None
         meta = dict(records[0]["meta"])
+        meta.pop("loading", None)
         if "loaded_at" in meta:
             meta["loaded_at"] = str(meta["loaded_at"])
         return meta
@@ -213,127 +177,70 @@ class Neo4jBackend:
 
     # --- loading ------------------------------------------------------------------------------------
 
-    def load(self, data: GraphData, *, batch_size: int = BATCH_SIZE, progress: bool = True, on_batch=None) -> dict:
-        """Replace the stored graph by ``data`` in one transaction; return ``{"nodes", "relations", "seconds",
-        "constraint_seconds"}`` (the part of ``seconds`` spent creating missing constraints).
+    def load(self, data: GraphData, *, batch_size: int | None = None, progress: bool = True, on_batch=None) -> dict:
+        """Replace the stored graph by ``data`` in one transaction (see :mod:`leishen.backends.neo4j_load`);
+        ``{"nodes", "relations", "seconds", "constraint_seconds"}``. ``on_batch(done, total)`` follows the batches."""
+        from leishen.backends.neo4j_load import BATCH_SIZE
 
-        ``on_batch(done, total)`` is called after every batch (tests use it to interrupt a load).
-        """
-        started = time.perf_counter()
-        nodes, relations = _load_rows(data)
-        self._create_constraints(sorted(nodes))
-        constrained = time.perf_counter()
-        total = sum(map(len, nodes.values())) + sum(map(len, relations.values()))
-        bar = (click.progressbar(length=total, label="loading into Neo4j", file=sys.stderr)
-               if progress else nullcontext())
-        session = self.driver.session(database=self.database, default_access_mode=_neo4j().WRITE_ACCESS)
         try:
-            with session, bar:
-                counts = self._guard("loading the graph", self._load_in_transaction, session, nodes,
-                                     relations, batch_size, bar if progress else None, on_batch, total)
-        except BackendError as exc:
-            if isinstance(exc.__cause__, _neo4j().exceptions.IncompleteCommit):
-                raise type(exc)(f"the connection broke during the commit, so the load may or may not have been "
-                                f"applied (never half of it); check with `leishen stats --backend neo4j`: {exc}") from exc
-            raise type(exc)(f"the load was rolled back and the graph loaded before is intact: {exc}") from exc
-        self._graph_checked = False
-        return {**counts, "seconds": round(time.perf_counter() - started, 3),
-                "constraint_seconds": round(constrained - started, 3)}
+            return load_graph(self, data, batch_size=batch_size or BATCH_SIZE, progress=progress, on_batch=on_batch)
+        finally:
+            self._graph_checked = False
 
-    def _create_constraints(self, labels: list[str]) -> None:
-        """Uniqueness constraints (idempotent): id of :Node and of every label, name of :Meta."""
-        statements = [f"CREATE CONSTRAINT leishen_node_id IF NOT EXISTS FOR (n:`{NODE_LABEL}`) REQUIRE n.id IS UNIQUE",
-                      f"CREATE CONSTRAINT leishen_meta_name IF NOT EXISTS FOR (m:`{META_LABEL}`) REQUIRE m.name IS UNIQUE"]
-        statements += [f"CREATE CONSTRAINT leishen_{label.lower()}_id IF NOT EXISTS FOR (n:`{label}`) REQUIRE n.id IS UNIQUE"
-                       for label in labels]
-        existing = {r["name"] for r in self._guard("listing constraints", self.driver.execute_query,
-                                                   "SHOW CONSTRAINTS YIELD name", database_=self.database).records}
-        for statement in statements:
-            if statement.split()[2] not in existing:
-                self._guard("creating the uniqueness constraints", self.driver.execute_query, statement,
-                            database_=self.database)
+    def write(self, action: str, statement: str, **params) -> None:
+        """One auto-commit write round trip (schema statements of the loader)."""
+        self._guard(action, self.driver.execute_query, statement, params, database_=self.database)
 
-    def _load_in_transaction(self, session, nodes: dict, relations: dict, batch_size: int, bar, on_batch,
-                             total: int) -> dict:
-        """The body of the load: everything in one explicit transaction, committed at the end."""
-        done = 0
-        with session.begin_transaction(timeout=LOAD_TIMEOUT) as tx:
-            gen = tx.run(META_LOCK, name=META_NAME).single()["gen"] + 1
-            batches = [(NODE_MERGE.format(node=NODE_LABEL, label=label), rows, f"nodes of label {label}")
-                       for label, rows in sorted(nodes.items())]
-            batches += [(RELATION_MERGE.format(node=NODE_LABEL, type=rel_type), rows,
-                         f"relations of type {rel_type} (an end node is missing)")
-                        for rel_type, rows in sorted(relations.items())]
-            for statement, rows, what in batches:
-                for batch in _chunks(rows, batch_size):
-                    for row in batch:
-                        row["props"]["gen"] = gen
-                    _expect(tx.run(statement, rows=batch).single()["merged"], len(batch), what)
-                    done = _advance(bar, on_batch, done, len(batch), total)
-            tx.run(DELETE_STALE_RELATIONS, gen=gen).consume()
-            tx.run(DELETE_STALE_NODES, gen=gen).consume()
-            counts = dict(tx.run(COUNT_GRAPH).single())
-            tx.run(META_WRITE, name=META_NAME, gen=gen, version=_version(), **counts).consume()
-            tx.commit()
-        return counts
+    def write_session(self):
+        """A session for the load's explicit write transaction."""
+        return self.driver.session(database=self.database, default_access_mode=_neo4j().WRITE_ACCESS)
+
+    def guard(self, action: str, func, *args, **kwargs):
+        """Call ``func``; driver exceptions become BackendError / BackendUnavailable naming ``action``."""
+        return self._guard(action, func, *args, **kwargs)
+
+    @staticmethod
+    def driver_errors():
+        """The driver's exceptions module."""
+        return _neo4j().exceptions
 
     # --- ad-hoc Cypher --------------------------------------------------------------------------------
 
     def cypher(self, text: str, params: dict | None = None, *, limit: int = 1000, timeout: float = 10.0) -> dict:
-        """Run a user's read-only Cypher; ``{"columns", "rows", "truncated"}`` (rows as JSON-ready dicts)."""
+        """Run a user's read-only Cypher; ``{"columns", "rows", "truncated"}`` (rows as JSON-ready dicts).
+
+        The text guard runs first (no round trip), then ``EXPLAIN`` under the same timeout, then the query.
+        """
         params = params or {}
         check_read_only_text(text)
-        _, _, summary = self._read("EXPLAIN " + text, params, "checking the query (EXPLAIN)")
+        _, _, summary = self._user_read("EXPLAIN " + text, params, "checking the query (EXPLAIN)", timeout, None)
         if summary.query_type != "r":
-            raise BackendError(f"only read queries are allowed; this one is of type {summary.query_type!r} "
-                               "(w = write, rw = read/write, s = schema)")
+            raise CypherRefused(f"only read queries are allowed; this one is of type {summary.query_type!r} "
+                                "(w = write, rw = read/write, s = schema)")
         check_plan(summary.plan)
-        records, keys, _ = self._read(text, params, "running the query", timeout=timeout, limit=limit + 1)
+        records, keys, _ = self._user_read(text, params, "running the query", timeout, limit + 1)
         rows = [{key: to_json(record[key]) for key in keys} for record in records[:limit]]
         return {"columns": list(keys), "rows": rows, "truncated": len(records) > limit}
+
+    def _user_read(self, text: str, params: dict, action: str, timeout: float, limit: int | None):
+        """A read of a user's query: a timeout becomes CypherTimeout, a Cypher error CypherRefused."""
+        try:
+            return self._read(text, params, action, timeout=timeout, limit=limit)
+        except BackendUnavailable:
+            raise
+        except BackendError as exc:
+            code = getattr(exc.__cause__, "code", "") or ""
+            if "TransactionTimedOut" in code or "Terminated" in code:
+                raise CypherTimeout(f"the query ran longer than its timeout ({timeout:g} s) and was stopped ({code})") from exc
+            if "MemoryPoolOutOfMemory" in code:
+                raise CypherRefused(f"the query needs more memory than a transaction may use ({code})") from exc
+            if code.startswith("Neo.ClientError."):
+                raise CypherRefused(str(exc)) from exc
+            raise
 
     def close(self) -> None:
         """Close the driver."""
         self.driver.close()
-
-
-# --- load helpers -------------------------------------------------------------------------------------
-
-
-def _version() -> str:
-    from leishen import __version__
-    return __version__
-
-
-def _expect(merged: int, wanted: int, what: str) -> None:
-    if merged != wanted:
-        raise BackendError(f"merged {merged} of {wanted} {what}")
-
-
-def _advance(bar, on_batch, done: int, step: int, total: int) -> int:
-    done += step
-    if bar is not None:
-        bar.update(step)
-    if on_batch is not None:
-        on_batch(done, total)
-    return done
-
-
-def _load_rows(data: GraphData) -> tuple[dict, dict]:
-    """Rows to load, grouped by (whitelisted) label and relation type."""
-    from leishen.loaders.schema import load_schema
-
-    schema = load_schema()
-    nodes: dict[str, list] = defaultdict(list)
-    for node in data.nodes:
-        label = _checked_name(node.label, schema.labels, "label")
-        nodes[label].append({"id": node.id, "props": {**node.props, "id": node.id, "label": label}})
-    relations: dict[str, list] = defaultdict(list)
-    for edge in data.edges:
-        rel_type = _checked_name(edge.type, schema.relations, "relation type")
-        relations[rel_type].append({"src": edge.src, "dst": edge.dst, "key": edge.key,
-                                    "props": {**edge.props, "key": edge.key}})
-    return dict(nodes), dict(relations)
 
 
 def _properties(entity) -> dict:

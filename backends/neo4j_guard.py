@@ -1,10 +1,22 @@
-"""The read-only guard of ad-hoc Cypher on Neo4j: what the text may hold and what its EXPLAIN plan may do."""
+"""The read-only guard of ad-hoc Cypher on Neo4j: what the text may hold and what its EXPLAIN plan may do.
+
+Three layers, each enough on its own for what it covers:
+
+1. the text (:func:`check_read_only_text`): bounded in size and nesting, ASCII outside literals, an allow-list
+   of first clauses, no write clause or administration command in any case (``SHOW``, ``TERMINATE``, ``ALTER``,
+   ``CREATE``/``DROP`` …, ``GRANT``/``DENY``/``REVOKE``, ``START``/``STOP``, ``USE``, ``LOAD CSV``, ``FOREACH``,
+   ``CALL { … } IN TRANSACTIONS``), and ``CALL`` only of the whitelisted read procedures;
+2. ``EXPLAIN`` must say query type ``r`` (read only);
+3. the plan (:func:`check_plan`): no LoadCSV operator, no procedure outside the whitelist, no variable-length
+   pattern without an upper bound of at most ``MAX_HOPS``.
+"""
 
 from __future__ import annotations
 
 import re
 
-from leishen.errors import BackendError
+from leishen.backends.cypher_text import bare_code, blank_literals, refuse_writes_and_commands, words
+from leishen.errors import CypherRefused
 
 MAX_HOPS = 10
 ALLOWED_PROCEDURES = frozenset({
@@ -12,29 +24,48 @@ ALLOWED_PROCEDURES = frozenset({
     "db.schema.visualization", "db.schema.nodetypeproperties", "db.schema.reltypeproperties",
 })
 
-_STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
-_CALL = re.compile(r"(?<![\w.$])CALL\s+([A-Za-z_][\w.]*)", re.IGNORECASE)
+FIRST_WORDS = frozenset({"MATCH", "OPTIONAL", "WITH", "UNWIND", "RETURN", "CALL"})
+_CALL = re.compile(r"(?<![\w.$])CALL\b", re.IGNORECASE)
+_PROCEDURE = re.compile(r"(?:`[^`]*`|[A-Za-z_][\w]*)(?:\s*\.\s*(?:`[^`]*`|[A-Za-z_][\w]*))*")
 
 
 def strip_literals(text: str) -> str:
     """The query with strings, backtick names and comments blanked out (keywords inside them don't count)."""
-    return _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group(0)), text)
+    return blank_literals(text)
+
+
+def _check_calls(text: str, bare: str) -> None:
+    """Every ``CALL`` is a subquery (``CALL {`` / ``CALL (…) {``) or a whitelisted procedure."""
+    for call in _CALL.finditer(bare):
+        position = call.end()
+        while position < len(bare) and bare[position].isspace() and not text[position] == "`":
+            position += 1
+        if position < len(bare) and bare[position] in "{(":
+            continue
+        name = _PROCEDURE.match(text, position)
+        if not name or bare[name.end():].lstrip().startswith("."):
+            raise CypherRefused("CALL must name a whitelisted procedure or open a subquery { … }")
+        procedure = re.sub(r"[`\s]", "", name.group(0))
+        if procedure.lower() not in ALLOWED_PROCEDURES:
+            raise CypherRefused(f"CALL {procedure} is not allowed; allowed procedures: "
+                                f"{', '.join(sorted(ALLOWED_PROCEDURES))}")
 
 
 def check_read_only_text(text: str) -> None:
-    """Refuse what the plan check cannot see or what must never run: LOAD CSV, procedures, several statements."""
-    bare = strip_literals(text)
-    if not bare.strip():
-        raise BackendError("the query is empty")
-    if re.search(r"\bLOAD\s+CSV\b", bare, re.IGNORECASE):
-        raise BackendError("LOAD CSV is not allowed (it reads files and URLs)")
+    """The allow-list: one statement that begins with a reading clause, no write clause, no administration
+    command, no LOAD CSV, no USE, no procedure outside the whitelist — judged on the code only (strings,
+    comments and backtick names blanked), after the size, nesting and ASCII bounds."""
+    bare = bare_code(text)
+    found = words(bare)
+    refuse_writes_and_commands(found)
     if re.match(r"\s*(EXPLAIN|PROFILE)\b", bare, re.IGNORECASE):
-        raise BackendError("EXPLAIN/PROFILE are added by leishen itself; give the bare query")
+        raise CypherRefused("EXPLAIN/PROFILE are added by leishen itself; give the bare query")
     if ";" in bare.strip().rstrip(";"):
-        raise BackendError("one statement at a time (found ';')")
-    for name in _CALL.findall(bare):
-        if name.lower() not in ALLOWED_PROCEDURES:
-            raise BackendError(f"CALL {name} is not allowed; allowed procedures: {', '.join(sorted(ALLOWED_PROCEDURES))}")
+        raise CypherRefused("one statement at a time (found ';')")
+    if not found or found[0] not in FIRST_WORDS:
+        first = found[0] if found else bare.strip()[:20]
+        raise CypherRefused(f"a query must begin with MATCH, OPTIONAL MATCH, WITH, UNWIND, RETURN or CALL, not {first}")
+    _check_calls(text, bare)
 
 
 _VAR_LENGTH = re.compile(r"\*\s*(\d*)\s*(\.\.\s*(\d*))?\s*\]")
@@ -62,15 +93,15 @@ def check_plan(plan: dict) -> None:
     operator = plan.get("operatorType", "").split("@")[0]
     details = str((plan.get("args") or plan.get("arguments") or {}).get("Details", ""))
     if operator.startswith("LoadCSV"):
-        raise BackendError("LOAD CSV is not allowed (it reads files and URLs)")
+        raise CypherRefused("LOAD CSV is not allowed (it reads files and URLs)")
     if operator.startswith("ProcedureCall"):
         procedure = details.split("(", 1)[0].strip()
         if procedure.lower() not in ALLOWED_PROCEDURES:
-            raise BackendError(f"CALL {procedure} is not allowed")
+            raise CypherRefused(f"CALL {procedure} is not allowed")
     if any(word in operator for word in ("VarLength", "ShortestPath", "Repeat", "Trail")):
         reason = _unbounded(details.replace("`", ""))
         if reason:
-            raise BackendError(f"refused: {reason} ({details.strip()}); bound it, e.g. [*..{min(6, MAX_HOPS)}] "
+            raise CypherRefused(f"refused: {reason} ({details.strip()}); bound it, e.g. [*..{min(6, MAX_HOPS)}] "
                                f"(at most {MAX_HOPS} hops)")
     for child in plan.get("children", []):
         check_plan(child)

@@ -102,7 +102,9 @@ def main() -> None:
         print(f"first load       {first['seconds']:.2f} s (fresh database; {first['constraint_seconds']:.2f} s of it "
               "creating the constraints)")
         best = statistics.median(warm) if warm else first["seconds"]
-        print(f"reload (median)  {best:.2f} s   target 10 s: {'OK' if best <= 10 else 'OVER'}")
+        print(f"first load       target 15 s: {'OK' if first['seconds'] <= 15 else 'OVER'}")
+        print(f"reload (median)  {best:.2f} s   target 5 s: {'OK' if best <= 5 else 'OVER'}  "
+              f"(all: {', '.join(f'{w:.2f}' for w in warm)} s)")
 
         nx_store = get_backend("networkx")
         nx_store.ensure_loaded()

@@ -58,3 +58,13 @@ class BackendError(LeishenError):
 
 class BackendUnavailable(BackendError):
     """A backend cannot be used here (server down, extra not installed)."""
+
+
+class CypherRefused(BackendError):
+    """An ad-hoc Cypher query (or its options) refused before it ran: a write or an administration command, a
+    procedure outside the whitelist, a query too large or nested too deep, a bad ``timeout``/``limit``, or
+    a form the embedded engine would answer wrongly. The message is one line giving the reason."""
+
+
+class CypherTimeout(BackendError):
+    """An ad-hoc Cypher query that ran longer than its time limit and was stopped."""

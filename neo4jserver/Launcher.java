@@ -9,6 +9,8 @@
  * --auth enables authentication; the password of user "neo4j" is read from the environment variable
  * LEISHEN_NEO4J_PASSWORD (never from the command line, which other users can read) and set at start.
  * The HTTP connector is off. SIGTERM shuts the database down cleanly (shutdown hook).
+ * Transactions are bounded by the server itself: 150 s unless the client sets its own timeout, 384 MB of
+ * memory each (512 MB all together), 64 at once, so no client can keep a core or the heap busy.
  */
 
 import java.nio.file.Path;
@@ -32,6 +34,7 @@ public final class Launcher {
 
     private static final String HOST = "127.0.0.1";
     private static final String PASSWORD_ENV = "LEISHEN_NEO4J_PASSWORD";
+    private static final long MAX_TX_MEMORY_MB = 384;
 
     /** Parsed command line. */
     private record Options(int port, Path data, boolean auth) {}
@@ -96,7 +99,14 @@ public final class Launcher {
                 .setConfig(GraphDatabaseSettings.auth_enabled, options.auth())
                 .setConfig(GraphDatabaseSettings.allow_file_urls, false)
                 .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(128))
-                .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(300))
+                // a transaction that no client bounds (or whose client died) is stopped after 150 s; leishen's
+                // own queries set their timeout (at most 120 s) and the load sets 600 s explicitly
+                .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofSeconds(150))
+                // memory of one transaction and of all of them together; over it, the transaction fails
+                // (Neo.TransientError.General.MemoryPoolOutOfMemoryError) instead of the JVM
+                .setConfig(GraphDatabaseSettings.memory_transaction_max_size, ByteUnit.mebiBytes(MAX_TX_MEMORY_MB))
+                .setConfig(GraphDatabaseSettings.memory_transaction_global_max_size, ByteUnit.mebiBytes(MAX_TX_MEMORY_MB + 128))
+                .setConfig(GraphDatabaseSettings.max_concurrent_transactions, 64)
                 // on SIGTERM, open transactions get 5 s to finish, then are rolled back (default 10 s)
                 .setConfig(GraphDatabaseSettings.shutdown_transaction_end_timeout, Duration.ofSeconds(5))
                 .build();

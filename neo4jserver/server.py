@@ -106,6 +106,30 @@ def _state_file(run_dir: Path) -> Path:
     return run_dir / "server.json"
 
 
+def _pid_file(run_dir: Path) -> Path:
+    """Written as soon as the JVM is launched, before it answers: how ``stop`` finds a server whose start failed."""
+    return run_dir / "launcher.pid"
+
+
+def _launched_pid(run_dir: Path) -> int | None:
+    """The pid in the pid file when it is a live launcher whose working directory is ``run_dir``."""
+    try:
+        pid = int(_pid_file(run_dir).read_text().strip())
+        cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
+    except (OSError, ValueError):
+        return None
+    return pid if _is_launcher(pid) and cwd.resolve() == Path(run_dir).resolve() else None
+
+
+def require_driver() -> None:
+    """BackendUnavailable unless the Neo4j Python driver is importable (checked before any JVM starts)."""
+    try:
+        import neo4j  # noqa: F401
+    except ImportError as exc:
+        raise BackendUnavailable("the Neo4j driver is not installed: pip install 'leishen[neo4j]' "
+                                 "(checked before starting the server; nothing was started)") from exc
+
+
 @contextlib.contextmanager
 def _locked(path: Path):
     """An exclusive advisory lock on ``path`` (serialises fetches and starts between processes)."""
@@ -194,8 +218,9 @@ def _write_state(run_dir: Path, state: ServerState) -> None:
 
 
 def _clear_state(run_dir: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        _state_file(run_dir).unlink()
+    for path in (_state_file(run_dir), _pid_file(run_dir)):
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
 
 
 def _is_launcher(pid: int) -> bool:
@@ -315,9 +340,11 @@ def start(*, port: int = 0, data: Path | str | None = None, auth: bool = False, 
         raise BackendError("--auth needs a password of at least 8 characters (NEO4J_PASSWORD or --password)")
     if port and not 0 < port < 65536:
         raise BackendError(f"port {port} is not a TCP port (1-65535, or 0 for a free one)")
+    require_driver()
     lib = fetch_jars(home)
     run_dir.mkdir(parents=True, exist_ok=True)
     with _locked(run_dir / "start.lock"):
+        _reap_orphan(run_dir)
         current = status(run_dir)
         if current["running"]:
             if Path(current["data"]) == data and current["auth"] == auth:
@@ -331,11 +358,30 @@ def start(*, port: int = 0, data: Path | str | None = None, auth: bool = False, 
         began = time.monotonic()
         proc = _launch(lib, run_dir, data, port, auth, password, log_path)
         _children[proc.pid] = proc
-        uri = _wait_ready(proc, log_path, ("neo4j", password) if auth else None, timeout)
-        state = ServerState(pid=proc.pid, port=int(uri.rsplit(":", 1)[1]), uri=uri, data=str(data), log=str(log_path),
-                            auth=auth, started_at=time.time(), start_seconds=round(time.monotonic() - began, 2))
-        _write_state(run_dir, state)
+        _pid_file(run_dir).write_text(f"{proc.pid}\n", encoding="utf-8")
+        try:
+            uri = _wait_ready(proc, log_path, ("neo4j", password) if auth else None, timeout)
+            state = ServerState(pid=proc.pid, port=int(uri.rsplit(":", 1)[1]), uri=uri, data=str(data),
+                                log=str(log_path), auth=auth, started_at=time.time(),
+                                start_seconds=round(time.monotonic() - began, 2))
+            _write_state(run_dir, state)
+        except BaseException:  # any failure after the launch (even ^C): no JVM is left behind
+            _terminate(proc.pid, grace=10)
+            _clear_state(run_dir)
+            raise
     return status(run_dir)
+
+
+def _reap_orphan(run_dir: Path) -> bool:
+    """Stop a launcher of ``run_dir`` that no state file records (a start that died half-way); True if one ran."""
+    if read_state(run_dir) is not None:
+        return False
+    pid = _launched_pid(run_dir)
+    if pid is None:
+        return False
+    _terminate(pid, grace=30)
+    _clear_state(run_dir)
+    return True
 
 
 def ensure_running(**kwargs) -> dict:
@@ -373,7 +419,7 @@ def stop(run_dir: Path | None = None, *, grace: float = 60.0) -> bool:
     run_dir = Path(run_dir or default_run_dir())
     state = read_state(run_dir)
     if state is None:
-        return False
+        return _reap_orphan(run_dir)
     was_running = _is_launcher(state.pid)
     if was_running:
         _terminate(state.pid, grace)

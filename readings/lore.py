@@ -133,22 +133,41 @@ def _lore(system, query, suffix, fact_id, reader, path, evidence, mean, bindings
 
 
 LEIXIANG_TYPES = ("SYMBOLIZES", "HAS_COLOUR", "HAS_NUMBER", "HAS_TASTE")
+SHENSHA_TYPES = ("XUN_SHENSHA",)
+#: where a 神煞 counts (000:3, 000:23): the asker's 干支 (干上, 支上), the 三傳, the hour, the 本命
+SHENSHA_PLACES = ("干上", "支上", "初傳", "中傳", "末傳", "占時", "本命")
 
 
-def leixiang_findings(reader, b, topic: str | None) -> list[dict]:
-    """The 類象 of 初傳 (and of its general) in the domains *topic* consults; one backend call."""
+def _leixiang_chains(reader, b, topic) -> tuple[set, dict]:
     domains = set().union(*reader.consults.values()) if topic == "*" else reader.consults.get(topic)
     first = b.slots.get("初傳")
     if not domains or first is None or "liuren" not in b.systems:
-        return []
+        return set(), {}
     chains = {first.value: first.chain}
     if first.value in b.rides:
         chains[b.rides[first.value]] = first.hop("RIDDEN_BY", b.rides[first.value]).chain
-    rows = reader.backend.run("relations_from", node_ids=sorted(chains), types=list(LEIXIANG_TYPES))
+    return domains, chains
+
+
+def slot_relations(reader, b, topic: str | None) -> list[dict]:
+    """One call of the named query ``relations_from`` for the 類神 and the 旬中神煞 of a chart."""
+    _, chains = _leixiang_chains(reader, b, topic)
+    nodes, types = set(chains), set(LEIXIANG_TYPES) if chains else set()
+    if "旬" in b.slots and "liuren" in b.systems:
+        nodes.add(b.slots["旬"].value)
+        types |= set(SHENSHA_TYPES)
+    return reader.backend.run("relations_from", node_ids=sorted(nodes), types=sorted(types)) if nodes else []
+
+
+def leixiang_findings(reader, b, topic: str | None, rows: list[dict]) -> list[dict]:
+    """The 類象 of 初傳 (and of its general) in the domains *topic* consults."""
+    domains, chains = _leixiang_chains(reader, b, topic)
+    first = b.slots.get("初傳")
     out = []
     for row in rows:
         fact = reader.facts.get(row["fact"])
-        if row["qualifiers"].get("category") not in domains or fact is None or fact.when:
+        if row["type"] not in LEIXIANG_TYPES or row["source"]["id"] not in chains \
+                or row["qualifiers"].get("category") not in domains or fact is None or fact.when:
             continue
         hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True}
         path = chain_walk(chains[row["source"]["id"]], reader.props) + [hop, node_json(row["target"]["id"], reader.props)]
@@ -156,4 +175,26 @@ def leixiang_findings(reader, b, topic: str | None) -> list[dict]:
                       meaning(row["target"]["id"], reader.props), {"初傳": first.value})
         topics = [t for t, d in reader.consults.items() if row["qualifiers"].get("category") in d]
         out.append({**found, "topic": reader.props[topic if topic != "*" else topics[0]]["name"]})
+    return out
+
+
+def shensha_findings(reader, b, rows: list[dict]) -> list[dict]:
+    """The 旬中神煞 of the chart's 旬 (儀 丁 奇 閉口 五亡 …, 002:147) where they count: on a place of
+    000:3 / 000:23 (干上 支上 三傳 占時 本命). Path: 旬 –XUN_SHENSHA→ the branch, at its slot."""
+    out = []
+    for row in rows:
+        if row["type"] not in SHENSHA_TYPES:
+            continue
+        for place in SHENSHA_PLACES:
+            slot = "課1上" if place == "干上" else "課3上" if place == "支上" else place
+            bound = b.slots.get(slot)
+            if bound is None or bound.value != row["target"]["id"]:
+                continue
+            hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True,
+                   "qualifiers": row["qualifiers"]}
+            path = [{"node": row["source"], "slot": "旬"}, hop, {"node": row["target"], "slot": slot}]
+            kind = row["qualifiers"].get("kind", "")
+            mean = {"id": None, "zh": f"{kind}神" if len(kind) == 1 else kind, "ko": "", "en": f"the decade's {kind}"}
+            out.append(_lore("liuren", "shensha", f"{place}/{row['fact']}", row["fact"], reader, path, [], mean,
+                             {"旬": b.slots["旬"].value, slot: bound.value}))
     return out

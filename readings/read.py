@@ -21,11 +21,12 @@ from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
 from leishen.readings.index import RuleIndex, present_pairs
 from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, walk_to, witness_walk
-from leishen.readings.lore import leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows
+from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
+                                   shensha_findings, slot_relations)
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
-LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang")
+LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang", "shensha")
 ALL_TOPICS = "*"  # a reading of every topic at once
 
 
@@ -184,7 +185,8 @@ class Reader:
         if lore:
             findings += lore_findings(self, b, answers, lore)
             findings += relation_findings(self, b, relation_rows(self, b))
-            findings += leixiang_findings(self, b, topic_id)
+            rows = slot_relations(self, b, topic_id)
+            findings += shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows)
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
                 "topic": self.props[topic_id]["name"] if topic_id not in (None, ALL_TOPICS) else topic_id,

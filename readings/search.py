@@ -39,7 +39,7 @@ def find(reader, rule: str, start: datetime, end: datetime, *, step: str = "hour
     chosen, lore = reader.select(rule)
     if not chosen and not lore:
         raise FindError(f"unknown rule {rule!r}: give a fact id, an item, a pattern or meaning name, "
-                        "or one of kin, stages, vigour, relations, leixiang")
+                        "or one of kin, stages, vigour, relations, leixiang, shensha")
     if request.systems == ChartRequest().systems:  # chart only the systems the rule reads
         request = replace(request, systems=reader.systems_of(chosen) if not lore else ("liuren",))
     last_parts, last_hits = None, None

@@ -7,15 +7,16 @@ import json
 
 import pytest
 from click.testing import CliRunner
-from leishen.cli.cypher_cmd import (
-    check_grand_cypher_subset,
-    parse_param,
-    parse_patterns,
-    run_networkx,
-    substitute_params,
-)
+from leishen.backends.cypher_networkx import run_networkx as _run_networkx
+from leishen.backends.cypher_networkx import substitute_params
+from leishen.backends.cypher_patterns import check_grand_cypher_subset, parse_patterns
+from leishen.service.cypher import parse_param
 
-from leishen.errors import BackendError
+
+def run_networkx(graph, text, params=None, *, limit=1000, timeout=10.0):
+    return _run_networkx(graph, text, params, limit=limit, timeout=timeout)
+
+from leishen.errors import BackendError, CypherRefused
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,7 @@ def test_parameters_are_json_literals(graph):
         'MATCH (n) WHERE n.id IN ["A:a", "B:b"] RETURN n'
 
 
-@pytest.mark.parametrize("params, message", [({}, "no --param gives a value"), ({"k": 1, "x": 2}, "not used"),
+@pytest.mark.parametrize("params, message", [({}, "no parameter gives a value"), ({"k": 1, "x": 2}, "not used"),
                                              ({"k": {"a": 1}}, "map parameters"), ({"k": float("nan")}, "finite")])
 def test_bad_parameters_are_refused(params, message):
     with pytest.raises(BackendError, match=message):
@@ -119,8 +120,10 @@ def test_row_cap_and_counts(graph):
 
 
 def test_unsupported_syntax_is_a_clear_error(graph):
-    with pytest.raises(BackendError, match="grand-cypher cannot run this query"):
+    with pytest.raises(CypherRefused, match="WITH is not in the networkx Cypher subset"):
         run_networkx(graph, "MATCH (a:Branch) WITH a RETURN a.name")
+    with pytest.raises(CypherRefused, match="grand-cypher cannot run this query"):
+        run_networkx(graph, "MATCH (a:Branch) RETURN labels(a)")
 
 
 def test_the_timeout_stops_a_long_query(graph):

@@ -57,3 +57,11 @@ def test_leixiang_only_for_a_topic_that_consults_a_domain():
     assert _walk(names["和尚"]) == ["午", "RIDDEN_BY", "天空", "SYMBOLIZES", "和尚"]
     assert all(f["topic"] == "人物" for f in people.values())
     assert not _by_query(leishen.read("2026-12-01T10:00+09:00"), "leixiang")
+
+
+def test_the_decade_shensha_where_they_count(reading):
+    """甲辰旬 (002:147): its 儀 is 辰, which stands on 干上 (課1上) — it counts there (000:3, 000:23);
+    the decade's other 神煞 fall on no place of the asker, the transmissions, the hour or the 本命."""
+    sha = _by_query(reading, "shensha")
+    assert [(_walk(f), f["path"][-1]["slot"], f["meaning"]["zh"], f["src"]) for f in sha.values()] == \
+        [(["甲辰旬", "XUN_SHENSHA", "辰"], "課1上", "儀神", ["002:147"])]
