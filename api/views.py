@@ -1,8 +1,6 @@
 """The pages of :mod:`leishen.viz` served by the API: /views/symbol/{name}, /views/reading, /views/schema,
 and the web page at ``/`` (its static folder, mounted last so every API route comes first)."""
 
-from __future__ import annotations
-
 import importlib.util
 from typing import Annotated, Any
 
@@ -14,13 +12,14 @@ from leishen.api import deps
 from leishen.api.errors import responses
 from leishen.api.models import ReadingQuery
 
+Store = Annotated[Any, Depends(deps.store)]
+
 
 def views_router() -> APIRouter:
     """The page routes (HTML answers; errors are JSON like everywhere else)."""
     from leishen import viz
 
     api = APIRouter(prefix="/views", tags=["pages"])
-    Store = Annotated[Any, Depends(deps.store)]
 
     @api.get("/symbol/{name}", response_class=HTMLResponse, responses=responses(400, 404, 422))
     def symbol(request: Request, store: Store, name: Annotated[str, Path(min_length=1, max_length=200)],
