@@ -13,6 +13,8 @@ from leishen.api.errors import responses
 from leishen.api.models import ReadingQuery
 
 Store = Annotated[Any, Depends(deps.store)]
+#: a page answers HTML; its errors stay JSON (the default media type of the routes)
+HTML = {200: {"content": {"text/html": {"schema": {"type": "string"}}}, "description": "the page"}}
 
 
 def views_router() -> APIRouter:
@@ -21,20 +23,20 @@ def views_router() -> APIRouter:
 
     api = APIRouter(prefix="/views", tags=["pages"])
 
-    @api.get("/symbol/{name}", response_class=HTMLResponse, responses=responses(400, 404, 422))
+    @api.get("/symbol/{name}", response_model=None, responses={**HTML, **responses(400, 404, 422)})
     def symbol(request: Request, store: Store, name: Annotated[str, Path(min_length=1, max_length=200)],
                depth: Annotated[int, Query(ge=1, le=3)] = 1, facts: bool = False) -> HTMLResponse:
         """A symbol's neighbourhood as an interactive graph page (``leishen view NAME``)."""
         return HTMLResponse(viz.symbol_page(store, name, depth=depth, show_facts=facts,
                                             corpus=request.app.state.corpus or False))
 
-    @api.get("/reading", response_class=HTMLResponse, responses=responses(400, 422))
+    @api.get("/reading", response_model=None, responses={**HTML, **responses(400, 422)})
     def reading(request: Request, query: Annotated[ReadingQuery, Query()]) -> HTMLResponse:
         """A reading's subgraph: chart slots, bound symbols, the paths of the findings (``leishen view --reading``)."""
         found = request.app.state.reader.read(query.chart(), topic=query.topic)
         return HTMLResponse(viz.reading_page(found, corpus=request.app.state.corpus or False))
 
-    @api.get("/schema", response_class=HTMLResponse)
+    @api.get("/schema", response_model=None, responses=HTML)
     def schema(store: Store) -> HTMLResponse:
         """Labels and relation types with their counts (``leishen view --schema``)."""
         return HTMLResponse(viz.schema_page(store))
