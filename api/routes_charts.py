@@ -23,7 +23,7 @@ def reader(request: Request):
 def router(settings: Settings) -> APIRouter:
     """The chart routes, with the limits of *settings*."""
     api = APIRouter(tags=["charts"])
-    Reader = Annotated[Any, Depends(reader)]
+    Reading = Annotated[Any, Depends(reader)]
 
     @api.get("/charts", responses=responses(400, 422))
     def charts(query: Annotated[ReadingQuery, Query()]) -> dict[str, Any]:
@@ -32,19 +32,19 @@ def router(settings: Settings) -> APIRouter:
         return query.chart()
 
     @api.get("/readings", responses=responses(400, 422, 503))
-    def reading(query: Annotated[ReadingQuery, Query()], store: Reader) -> dict[str, Any]:
+    def reading(query: Annotated[ReadingQuery, Query()], rules: Reading) -> dict[str, Any]:
         """The reading of a moment's chart: every rule it meets with its path and citations (``leishen read --json``)."""
-        return store.read(query.chart(), topic=query.topic)
+        return rules.read(query.chart(), topic=query.topic)
 
     @api.post("/readings", responses=responses(400, 413, 422, 503))
     def read_typed(chart: Annotated[dict[str, Any], Body(description="a chart in the JSON shape of `leishen chart --json`")],
-                   store: Reader, topic: Annotated[str | None, TOPIC] = None) -> dict[str, Any]:
+                   rules: Reading, topic: Annotated[str | None, TOPIC] = None) -> dict[str, Any]:
         """The reading of a chart typed in by hand (``leishen read --chart FILE --json``)."""
         parse_typed_chart(chart)  # ChartError (422) naming the first bad field
-        return store.read(chart, topic=topic)
+        return rules.read(chart, topic=topic)
 
     @api.get("/find", responses=responses(400, 408, 422, 503))
-    def find_moments(query: Annotated[FindQuery, Query()], store: Reader) -> list[dict[str, Any]]:
+    def find_moments(query: Annotated[FindQuery, Query()], rules: Reading) -> list[dict[str, Any]]:
         """The moments from start to end where a rule holds (``leishen find`` prints the same, one per line);
         at most ``find_max_steps`` moments per request and ``find_timeout`` seconds."""
         start, end = parse_moment(query.start, query.tz), parse_moment(query.end, query.tz)
@@ -58,15 +58,15 @@ def router(settings: Settings) -> APIRouter:
             if time.monotonic() > deadline:
                 raise TimeLimit(f"find ran past {settings.find_timeout:g} s at {moment.isoformat()}; narrow the range")
 
-        for hit in find(store, query.rule, start, end, step=query.step, topic=query.topic, progress=in_time):
+        for hit in find(rules, query.rule, start, end, step=query.step, topic=query.topic, progress=in_time):
             hits.append(hit)
             if len(hits) >= query.limit:
                 break
         return hits
 
     @api.get("/topics")
-    def topics(store: Reader) -> list[dict[str, Any]]:
+    def topics(rules: Reading) -> list[dict[str, Any]]:
         """The topics that have rules (zh, ko, en)."""
-        return store.topics()
+        return rules.topics()
 
     return api
