@@ -5,20 +5,22 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from pathlib import Path
 
 import click
 
-from leishen.engine.calendar import DAY_BOUNDARIES, parse_moment
-from leishen.engine.chart import ChartRequest, build_chart, parse_systems
+from leishen.engine.calendar import DAY_BOUNDARIES
+from leishen.engine.chart import ChartRequest, parse_systems
 from leishen.engine.liuren.options import (
-    DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SpecialOrder,
+    DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SheHaiSeat,
+    SpecialOrder,
 )
 from leishen.errors import ChartError, LeishenError
+from leishen.service import charts
 
 EXIT_USAGE = 2
+EXIT_DIFFERS = 1
 LIUREN_FLAGS = {"month_general": MonthGeneralRule, "noble_table": NobleTable, "day_night": DayNight,
-                "shehai": SheHaiRule, "special_order": SpecialOrder, "fuyin_ke": FuYinKe}
+                "shehai": SheHaiRule, "shehai_seat": SheHaiSeat, "special_order": SpecialOrder, "fuyin_ke": FuYinKe}
 
 
 def _handle_errors(func):
@@ -53,80 +55,76 @@ def _key_values(pairs: tuple[str, ...], flag: str) -> dict:
 
 @click.command("chart")
 @click.argument("moment", required=False)
-@click.option("--tz", default=None, help="IANA time zone for a moment without offset (e.g. Asia/Shanghai)")
+@click.option("--tz", default=None, help="IANA time zone for a moment without offset (e.g. Asia/Shanghai); "
+                                         "with --batch, the zone of lines without tz")
+@click.option("--fold", type=click.IntRange(0, 1), default=None,
+              help="a local time the clocks show twice (DST ends): 0 = the first, 1 = the second")
 @click.option("--system", "systems", default="liuren,qimen,ninestar", show_default=True,
               help="comma-separated systems: liuren, qimen, ninestar")
 @click.option("--day-boundary", type=click.Choice(DAY_BOUNDARIES), default="23:00", show_default=True,
               help="子-hour day change: 23:00 (子初換日) or 00:00")
-@click.option("--longitude", type=float, default=None, help="degrees east: use local true solar time")
+@click.option("--longitude", type=click.FloatRange(-180.0, 180.0), default=None,
+              help="degrees east: use local true solar time")
 @_liuren_options
 @click.option("--birth-year", type=int, default=None, help="asker's birth year (本命; with --sex also 行年)")
 @click.option("--sex", type=click.Choice(["male", "female"]), default=None, help="asker's sex, for 行年")
 @click.option("--qimen-opt", multiple=True, metavar="KEY=VALUE", help="Qimen option (e.g. method=zhi_run)")
 @click.option("--ninestar-opt", multiple=True, metavar="KEY=VALUE", help="Nine Star option (e.g. day_leap=…)")
 @click.option("--batch", "batch", type=click.Path(dir_okay=False, allow_dash=True), default=None,
-              help='JSONL file of {"moment": "...", "tz": "..."}, one chart per line out ("-" = stdin)')
+              help='JSONL file of {"moment": "...", "tz": "...", "fold": 0|1}, one chart (or '
+                   '{"line": n, "error": "..."}) per line out ("-" = stdin)')
 @click.option("--chart", "typed", type=click.Path(dir_okay=False, allow_dash=True), default=None,
-              help="validate a chart typed by hand (same JSON shape)")
+              help="check a chart typed by hand (same JSON shape): exit 1 if it differs from the computed one")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable JSON on stdout")
 @_handle_errors
-def chart(moment, tz, systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, batch, typed,
-          as_json, **liuren):
-    """Compute the chart of MOMENT (ISO 8601 with offset, or naive with --tz)."""
-    if sum(x is not None for x in (moment, batch, typed)) != 1:
-        raise click.UsageError("give exactly one of MOMENT, --batch FILE or --chart FILE")
+def chart(moment, tz, fold, systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, batch,
+          typed, as_json, **liuren):
+    """Compute the chart of MOMENT (ISO 8601 with offset, or naive with --tz; none or 'now': now)."""
+    if sum(x is not None for x in (moment, batch, typed)) > 1:
+        raise click.UsageError("give at most one of MOMENT, --batch FILE or --chart FILE")
     if typed is not None:
-        _emit(_validate_file(typed), as_json, render_validation)
+        _check_typed(typed, as_json)
         return
     request = ChartRequest(parse_systems(systems), day_boundary, longitude, LiurenOptions.from_mapping(liuren),
                            _key_values(qimen_opt, "--qimen-opt"), _key_values(ninestar_opt, "--ninestar-opt"),
                            birth_year, sex)
     if batch is not None:
-        _run_batch(batch, request, as_json)
+        _run_batch(batch, request, tz, as_json)
         return
-    _emit(build_chart(parse_moment(moment, tz), request), as_json, render_chart)
+    _emit(charts.chart_of(moment, request, tz=tz, fold=fold), as_json, render_chart)
 
 
 def _emit(value: dict, as_json: bool, renderer) -> None:
     click.echo(json.dumps(value, ensure_ascii=False) if as_json else renderer(value))
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ChartError(f"{path}: cannot be read ({exc.strerror})") from exc
+def _input(path: str) -> str:
+    return charts.read_text(path, sys.stdin.buffer.read() if path == "-" else None)
 
 
-def _validate_file(path: str) -> dict:
-    from leishen.engine.handchart import validate_chart
-    try:
-        data = json.loads(_read(path))
-    except json.JSONDecodeError as exc:
-        raise ChartError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
-    return validate_chart(data)
+def _check_typed(path: str, as_json: bool) -> None:
+    """Malformed → exit 2 (by the error handler); well-formed but differing → exit 1."""
+    data = sys.stdin.buffer.read() if path == "-" else None
+    result = charts.check_typed_file(path, data)
+    _emit(result, as_json, render_validation)
+    if not result["agrees"]:
+        sys.exit(EXIT_DIFFERS)
 
 
-def _run_batch(path: str, request: ChartRequest, as_json: bool) -> None:
-    """One chart per input line, in order; a bad line stops with an error naming it."""
-    for number, line in enumerate(_read(path).splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ChartError(f"{path}:{number}: not JSON ({exc.msg})") from exc
-        if not isinstance(item, dict) or not isinstance(item.get("moment"), str):
-            raise ChartError(f'{path}:{number}: expected {{"moment": "...", "tz": "..."}}')
-        try:
-            value = build_chart(parse_moment(item["moment"], item.get("tz")), request)
-        except ChartError as exc:
-            raise ChartError(f"{path}:{number}: {exc}") from exc
-        _emit(value, as_json, render_chart)
-        if not as_json:
+def _run_batch(path: str, request: ChartRequest, tz: str | None, as_json: bool) -> None:
+    """One chart per input line, in order; a bad line is reported in its place; exit 2 at the end if any was bad."""
+    bad = total = 0
+    for number, value, ok in charts.batch(_input(path), request, tz=tz, where=path):
+        total += 1
+        bad += not ok
+        if as_json:
+            click.echo(json.dumps(value, ensure_ascii=False))
+        else:
+            click.echo(render_chart(value) if ok else f"line {number}: error: {value['error']}")
             click.echo("")
+    if bad:
+        click.echo(f"error: {path}: {bad} of {total} lines could not be charted", err=True)
+        sys.exit(EXIT_USAGE)
 
 
 # ---------------------------------------------------------------- readable rendering
@@ -195,19 +193,36 @@ def render_chart(chart: dict) -> str:
     return "\n".join(lines)
 
 
-def render_validation(chart: dict) -> str:
-    """A validated hand-typed chart: the rendering plus the recomputation check."""
-    lines = []
-    if "liuren" in chart:
-        lines += ["【大六壬】", render_liuren(chart["liuren"])]
-        check = chart["checks"].get("liuren", {})
-        for item in check.get("mismatches", []):
-            lines.append(f"mismatch {item['field']}: typed {item['typed']} computed {item['computed']}")
-        if check.get("recomputed") and not check.get("mismatches"):
-            lines.append("recomputed lessons and transmissions agree with the typed chart")
-    if "qimen" in chart:
-        lines += ["【奇門遁甲】", render_qimen(chart["qimen"])]
-    if "ninestar" in chart:
-        from leishen.engine.ninestar import render_ninestar
-        lines += ["【九星】", render_ninestar(chart["ninestar"])]
-    return "\n".join(lines) or "valid"
+def render_validation(result: dict) -> str:
+    """A checked hand-typed chart: the rendering, then per system what differs, agrees, was not given."""
+    chart, lines = result["chart"], []
+    for system, title, render in (("liuren", "【大六壬】", render_liuren), ("qimen", "【奇門遁甲】", render_qimen),
+                                  ("ninestar", "【九星】", _render_ninestar)):
+        if system not in chart:
+            continue
+        check = result["checks"][system]
+        lines += [title, render(chart[system])]
+        if check["computed_from"] is None:
+            lines.append(f"not recomputed: {check['note']}")
+        else:
+            lines.append(f"recomputed from {check['computed_from']}: {len(check['agrees'])} fields agree, "
+                         f"{len(check['differences'])} differ")
+        for item in check["differences"]:
+            lines.append(f"differs {item['field']}: typed {_show(item['typed'])} computed {_show(item['computed'])}")
+        if check["not_given"]:
+            lines.append("not given: " + ", ".join(check["not_given"]))
+        if check["not_checked"]:
+            lines.append("not checked: " + ", ".join(check["not_checked"]))
+    lines.append("the typed chart agrees with the computed one" if result["agrees"]
+                 else "the typed chart differs from the computed one")
+    return "\n".join(lines)
+
+
+def _show(value) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _render_ninestar(section: dict) -> str:
+    from leishen.engine.ninestar import fly, render_ninestar
+    plates = {key: section.get("plates", {}).get(key) or fly(section[key]) for key in ("year", "month", "day")}
+    return render_ninestar({**section, "plates": plates})

@@ -25,6 +25,9 @@ COMMANDS = {
     "read": "leishen.cli.read_cmds:read",
     "find": "leishen.cli.read_cmds:find",
     "view": "leishen.cli.view_cmd:view",
+    "serve": "leishen.cli.serve_cmd:serve",
+    "mcp": "leishen.cli.mcp_cmd:mcp",
+    "export": "leishen.cli.export_cmd:export_cmd",
 }
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import inspect
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, Callable
 
 from leishen.engine.calendar import MomentFacts, check_moment, moment_facts
@@ -57,25 +58,29 @@ def parse_systems(text: str) -> tuple[str, ...]:
     return tuple(s for s in SYSTEMS if s in wanted)
 
 
-def _call_with_options(func: Callable[..., dict], moment: datetime, options: dict[str, Any], system: str,
-                       request: ChartRequest) -> dict:
-    """Call a peer engine with calendar options plus its own options, naming unknown keys."""
-    accepted = inspect.signature(func).parameters
+@lru_cache(maxsize=8)
+def _parameters(func: Callable[..., dict]) -> tuple[str, ...]:
+    return tuple(inspect.signature(func).parameters)
+
+
+def _call_with_options(func: Callable[..., dict], facts: MomentFacts, options: dict[str, Any], system: str) -> dict:
+    """Call a peer engine with the chart's calendar plus its own options, naming unknown keys."""
+    accepted = _parameters(func)
     for key in options:
-        if key not in accepted or key in CALENDAR_KEYS or key == "moment":
-            known = ", ".join(k for k in accepted if k not in CALENDAR_KEYS and k != "moment")
+        if key not in accepted or key == "facts":
+            known = ", ".join(k for k in accepted if k != "facts")
             raise ChartError(f"{system}.options.{key}: unknown option; known: {known}")
-    return func(moment, day_boundary=request.day_boundary, longitude=request.longitude, **options)
+    return func(facts, **options)
 
 
-def _qimen(moment: datetime, request: ChartRequest) -> dict:
-    from leishen.engine.qimen.chart import qimen_chart
-    return _call_with_options(qimen_chart, moment, request.qimen, "qimen", request)
+def _qimen(facts: MomentFacts, request: ChartRequest) -> dict:
+    from leishen.engine.qimen.chart import qimen_from_facts
+    return _call_with_options(qimen_from_facts, facts, request.qimen, "qimen")
 
 
-def _ninestar(moment: datetime, request: ChartRequest) -> dict:
-    from leishen.engine.ninestar import ninestar_chart
-    return _call_with_options(ninestar_chart, moment, request.ninestar, "ninestar", request)
+def _ninestar(facts: MomentFacts, request: ChartRequest) -> dict:
+    from leishen.engine.ninestar import ninestar_from_facts
+    return _call_with_options(ninestar_from_facts, facts, request.ninestar, "ninestar")
 
 
 def moment_json(moment: datetime) -> dict[str, str]:
@@ -96,7 +101,11 @@ def calendar_json(facts: MomentFacts, request: ChartRequest) -> dict:
 
 
 def build_chart(moment: datetime, request: ChartRequest = ChartRequest()) -> dict:
-    """The chart of an aware *moment* for the systems and options in *request*."""
+    """The chart of an aware *moment* for the systems and options in *request*.
+
+    The calendar (:func:`~leishen.engine.calendar.moment_facts`) is computed once and handed to
+    every system.
+    """
     check_moment(moment)
     facts = moment_facts(moment, day_boundary=request.day_boundary, longitude=request.longitude)
     chart = calendar_json(facts, request)
@@ -104,7 +113,7 @@ def build_chart(moment: datetime, request: ChartRequest = ChartRequest()) -> dic
         chart["liuren"] = liuren_from_facts(facts, request.liuren, longitude=request.longitude,
                                             birth_year=request.birth_year, sex=request.sex)
     if "qimen" in request.systems:
-        chart["qimen"] = _qimen(moment, request)
+        chart["qimen"] = _qimen(facts, request)
     if "ninestar" in request.systems:
-        chart["ninestar"] = _ninestar(moment, request)
+        chart["ninestar"] = _ninestar(facts, request)
     return chart

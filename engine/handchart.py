@@ -1,16 +1,15 @@
-"""Charts typed by hand (e.g. copied from a book): validate, normalise, cross-check.
+"""Charts typed by hand (e.g. copied from a book): the value checks of each part.
 
-:func:`validate_chart` takes the same JSON shape :mod:`leishen.engine.chart` writes and
-returns it normalised (traditional characters, canonical general names), with a
-``checks`` entry that recomputes the Liu Ren lessons and transmissions from the typed
-plate and day and lists any mismatch. Anything structurally wrong raises
-:class:`ChartError` naming the field, e.g. ``liuren.plate.子: 'X' is not a branch``.
+The shape is checked first by :mod:`leishen.engine.schema`; these functions check the
+values (branches, generals, a rotation of the plate …) and normalise them (traditional
+characters, canonical general names), raising :class:`ChartError` naming the field, e.g.
+``liuren.plate.子: 'X' is not a branch``. :mod:`leishen.engine.typedcheck` puts them together
+with the recomputation.
 """
 
 from __future__ import annotations
 
-from leishen.engine.calendar import BRANCHES, SIMPLIFIED_TERM_NAMES, SOLAR_TERMS, STEMS, parse_moment, sexagenary_index
-from leishen.engine.liuren.chart import liuren_section
+from leishen.engine.calendar import BRANCHES, SIMPLIFIED_TERM_NAMES, SOLAR_TERMS, STEMS, sexagenary_index
 from leishen.engine.liuren.options import LiurenOptions
 from leishen.engine.liuren.tables import GENERALS
 from leishen.errors import ChartError
@@ -111,8 +110,8 @@ def _lessons(lessons) -> list[dict[str, str]]:
     return out
 
 
-def validate_liuren(section: dict, pillars: dict[str, str]) -> tuple[dict, dict]:
-    """Normalise a typed Liu Ren section; returns (section, checks against a recomputation)."""
+def validate_liuren(section: dict) -> tuple[dict, int]:
+    """Normalise a typed Liu Ren section (shape already checked); returns (section, plate offset)."""
     if not isinstance(section, dict):
         raise ChartError("liuren: expected an object")
     out = dict(section)
@@ -131,70 +130,14 @@ def validate_liuren(section: dict, pillars: dict[str, str]) -> tuple[dict, dict]
         out["void"] = [_branch(b, f"liuren.void[{i}]") for i, b in enumerate(section["void"] or [])]
     if "month_general" in section:
         out["month_general"] = _branch(section["month_general"], "liuren.month_general")
-    return out, _liuren_checks(out, offset, pillars)
+    if "options" in section:
+        out["options"] = LiurenOptions.from_mapping(section["options"]).to_dict()
+    return out, offset
 
 
-def _liuren_checks(section: dict, offset: int, pillars: dict[str, str]) -> dict:
-    """Recompute from the plate and the day pillar; list every typed value that differs."""
-    if "day" not in pillars:
-        return {"recomputed": None, "mismatches": [], "note": "no pillars.day: nothing to recompute"}
-    options = LiurenOptions.from_mapping(section.get("options") if isinstance(section.get("options"), dict) else None)
-    hour = pillars["hour"][1] if "hour" in pillars else "子"
-    general = BRANCHES[(BRANCHES.index(hour) + offset) % 12]
-    computed = liuren_section(pillars["day"], hour, general, options)
-    mismatches = []
-    for key in ("lessons", "transmissions", "void", "generals"):
-        if key in section and section[key] != computed[key]:
-            if key == "generals" and "hour" not in pillars:
-                continue
-            mismatches.append({"field": f"liuren.{key}", "typed": section[key], "computed": computed[key]})
-    if "month_general" in section and "hour" in pillars and section["month_general"] != general:
-        mismatches.append({"field": "liuren.month_general", "typed": section["month_general"], "computed": general})
-    recomputed = {k: computed[k] for k in ("lessons", "transmissions", "method", "course", "void", "generals")}
-    return {"recomputed": recomputed, "mismatches": mismatches}
-
-
-def _solar_term(term) -> dict:
-    if not isinstance(term, dict) or "name" not in term:
-        raise ChartError("solar_term: expected an object with name (and start)")
+def validate_solar_term(term: dict, field: str = "solar_term") -> dict:
+    """The term name in traditional characters, one of the 24."""
     name = SIMPLIFIED_TERM_NAMES.get(term["name"], term["name"])
     if name not in SOLAR_TERMS:
-        raise ChartError(f"solar_term.name: {term['name']!r} is not one of the 24 solar terms")
+        raise ChartError(f"{field}.name: {term['name']!r} is not one of the 24 solar terms")
     return {**term, "name": name}
-
-
-def _qimen_validator():
-    """The Qimen validator of :mod:`leishen.engine.qimen.validate` (owned by the Qimen engine)."""
-    try:
-        from leishen.engine.qimen.validate import validate_qimen
-    except ImportError as exc:
-        raise ChartError("qimen: hand-typed Qimen charts cannot be validated yet "
-                         "(leishen.engine.qimen.validate is missing)") from exc
-    return validate_qimen
-
-
-def validate_chart(data) -> dict:
-    """Validate and normalise a hand-typed chart (any subset of the systems)."""
-    if not isinstance(data, dict):
-        raise ChartError("chart: expected a JSON object")
-    out = dict(data)
-    checks: dict = {}
-    if "moment" in data:
-        local = data["moment"].get("local") if isinstance(data["moment"], dict) else data["moment"]
-        parse_moment(local if isinstance(local, str) else "")
-    pillars = validate_pillars(data["pillars"]) if "pillars" in data else {}
-    if pillars:
-        out["pillars"] = pillars
-    if "solar_term" in data:
-        out["solar_term"] = _solar_term(data["solar_term"])
-    if "liuren" in data:
-        out["liuren"], checks["liuren"] = validate_liuren(data["liuren"], pillars)
-    if "qimen" in data:
-        out["qimen"] = _qimen_validator()(data["qimen"])
-    if "ninestar" in data:
-        from leishen.engine.ninestar import validate_ninestar
-        out["ninestar"] = validate_ninestar(data["ninestar"])
-    if not any(key in data for key in ("liuren", "qimen", "ninestar", "pillars")):
-        raise ChartError("chart: nothing to validate (expected pillars, liuren, qimen or ninestar)")
-    out["checks"] = checks
-    return out

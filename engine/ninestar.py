@@ -16,6 +16,9 @@ along the path; 逆飛: it falls).
 
 Year and month plates fly 順; the day plate flies 順 in 陽遁 and 逆 in 陰遁 by default
 (有是何星當值日, 移入中宮順逆飛), or always 順 (``day_flight="forward"``).
+
+The plates of a chart are shared read-only dicts (as in the Qimen engine); ``copy.deepcopy``
+or :func:`fly` give writable ones.
 """
 
 from __future__ import annotations
@@ -26,13 +29,15 @@ from enum import StrEnum
 from functools import lru_cache
 
 from leishen.engine.calendar import (
-    BRANCHES, CHINA_STANDARD_TIME, chart_clock, check_moment, pillars, sexagenary_index, terms_between,
+    BRANCHES, CHINA_STANDARD_TIME, DAY_BOUNDARIES, MomentFacts, chart_clock, check_moment, day_number, moment_facts, terms_between,
 )
-from leishen.engine.qimen.ju import day_number, sexagenary_of_day_number
+from leishen.engine.qimen.ju import sexagenary_of_day_number
+from leishen.engine.qimen.frozen import FrozenDict
 from leishen.engine.qimen.plate import parse_option
 from leishen.errors import ChartError
 
 __all__ = ["STARS", "DayLeap", "DayFlight", "year_star", "month_star", "day_star", "fly", "ninestar_chart",
+           "ninestar_from_facts", "check_options",
            "validate_ninestar", "render_ninestar"]
 
 STARS = ("一白", "二黑", "三碧", "四綠", "五黃", "六白", "七赤", "八白", "九紫")
@@ -93,12 +98,17 @@ def _turning_days(year: int, zone: tzinfo, day_boundary: str, longitude: float |
     return tuple(found)
 
 
+@lru_cache(maxsize=128)
+def _starts(turns: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
+    return tuple(t for t, _ in turns)
+
+
 def day_star(n: int, year: int, zone: tzinfo = CHINA_STANDARD_TIME, *, day_boundary: str = "23:00",
              longitude: float | None = None, leap: DayLeap | str = DayLeap.CONTINUE) -> tuple[str, str]:
     """(star, 陽 or 陰) of the day with ordinal *n* (in UTC+8 Gregorian *year*, give or take a day)."""
-    leap = parse_option(DayLeap, leap, "day_leap")
+    leap = leap if leap.__class__ is DayLeap else parse_option(DayLeap, leap, "day_leap")
     turns = _turning_days(year, zone, day_boundary, longitude)
-    k = bisect_right([t for t, _ in turns], n) - 1
+    k = bisect_right(_starts(turns), n) - 1
     start, dun = turns[k]
     if dun == "陽":
         return _star(1 + (n - start) % 9), dun
@@ -109,33 +119,56 @@ def day_star(n: int, year: int, zone: tzinfo = CHINA_STANDARD_TIME, *, day_bound
 
 def fly(centre: str, *, forward: bool = True) -> dict[str, str]:
     """The plate with *centre* in palace 5, flown along 5→6→7→8→9→1→2→3→4 (順) or falling (逆)."""
+    return dict(_flown(centre, forward))
+
+
+@lru_cache(maxsize=32)
+def _flown(centre: str, forward: bool) -> FrozenDict:
+    """:func:`fly`, kept: the plates of a chart are these shared read-only dicts."""
     if centre not in STARS:
         raise ChartError(f"centre: {centre!r} is not one of the nine stars {' '.join(STARS)}")
     number = STARS.index(centre) + 1
     sign = 1 if forward else -1
     flown = {p: _star(number + sign * i) for i, p in enumerate(PATH)}
-    return {str(p): flown[p] for p in range(1, 10)}
+    return FrozenDict({str(p): flown[p] for p in range(1, 10)})
 
 
 def ninestar_chart(moment: datetime, *, day_boundary: str = "23:00", longitude: float | None = None,
                    day_leap: DayLeap | str = DayLeap.CONTINUE, day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
     """Centre stars of the year, month and day of *moment*, and the flying plate of each."""
     check_moment(moment)
-    leap = parse_option(DayLeap, day_leap, "day_leap")
-    flight = parse_option(DayFlight, day_flight, "day_flight")
-    four = pillars(moment, day_boundary=day_boundary, longitude=longitude)
-    cst_year = moment.astimezone(CHINA_STANDARD_TIME).year
-    year = cst_year if sexagenary_index(four.year) == (cst_year - 4) % 60 else cst_year - 1
-    n = day_number(chart_clock(moment, longitude), day_boundary)
-    day, dun = day_star(n, cst_year, moment.tzinfo, day_boundary=day_boundary, longitude=longitude, leap=leap)
-    stars = {"year": year_star(year), "month": month_star(four.year[1], four.month[1]), "day": day}
+    facts = moment_facts(moment, day_boundary=day_boundary, longitude=longitude)
+    return ninestar_from_facts(facts, day_leap=day_leap, day_flight=day_flight)
+
+
+def check_options(*, day_boundary: str = "23:00", longitude: float | None = None,
+                  day_leap: DayLeap | str = DayLeap.CONTINUE, day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
+    """Check Nine Star options without computing a chart; return them as the chart shows them."""
+    if day_boundary not in DAY_BOUNDARIES:
+        raise ChartError(f"day_boundary: {day_boundary!r} is not one of {', '.join(DAY_BOUNDARIES)}")
+    if longitude is not None and not -180.0 <= longitude <= 180.0:
+        raise ChartError(f"longitude: {longitude!r} is outside -180..180 degrees")
+    return {"day_boundary": day_boundary, "longitude": longitude,
+            "day_leap": parse_option(DayLeap, day_leap, "day_leap").value,
+            "day_flight": parse_option(DayFlight, day_flight, "day_flight").value}
+
+
+def ninestar_from_facts(facts: MomentFacts, *, day_leap: DayLeap | str = DayLeap.CONTINUE,
+                        day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
+    """The Nine Star part from the calendar of a moment already computed (the chart pipeline's path)."""
+    leap = day_leap if day_leap.__class__ is DayLeap else parse_option(DayLeap, day_leap, "day_leap")
+    flight = day_flight if day_flight.__class__ is DayFlight else parse_option(DayFlight, day_flight, "day_flight")
+    four = facts.pillars
+    day, dun = day_star(facts.day_number, facts.cst_year, facts.moment.tzinfo, day_boundary=facts.day_boundary,
+                        longitude=facts.longitude, leap=leap)
+    stars = {"year": year_star(facts.solar_year), "month": month_star(four.year[1], four.month[1]), "day": day}
     day_forward = flight is DayFlight.FORWARD or dun == "陽"
     return {
         **stars,
         "day_dun": dun,
-        "plates": {"year": fly(stars["year"]), "month": fly(stars["month"]),
-                   "day": fly(day, forward=day_forward)},
-        "options": {"day_boundary": day_boundary, "longitude": longitude, "day_leap": leap.value,
+        "plates": {"year": _flown(stars["year"], True), "month": _flown(stars["month"], True),
+                   "day": _flown(day, day_forward)},
+        "options": {"day_boundary": facts.day_boundary, "longitude": facts.longitude, "day_leap": leap.value,
                     "day_flight": flight.value},
     }
 
@@ -161,12 +194,12 @@ def validate_ninestar(d: dict) -> dict:
     for key in ("year", "month", "day"):
         if key in d:
             out[key] = _star_field(d[key], f"ninestar.{key}")
-    plates = d.get("plates", {})
+    if "plates" not in d:
+        return out
+    plates = d["plates"]
     if not isinstance(plates, dict):
         raise ChartError("ninestar.plates: expected an object of plates keyed year/month/day")
-    out["plates"] = {}
-    for key, plate in plates.items():
-        out["plates"][key] = _check_plate(plate, key, out.get(key))
+    out["plates"] = {key: _check_plate(plate, key, out.get(key)) for key, plate in plates.items()}
     return out
 
 

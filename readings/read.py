@@ -283,18 +283,14 @@ class Reader:
         return head + [fact_hop(req, forward=False), node_json(pattern, self.props)], evidence
 
     def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, ctx: Context) -> list[dict]:
-        """A finding per meaning of the pattern that has no condition of its own; a bare one (ending at
-        the pattern) when the pattern has no meaning at all (meanings with a condition are rules)."""
-        if pattern in self.conditioned_meanings and not self.meanings.get(pattern):
-            return []
+        """The pattern itself (the walk ends at the pattern), then a finding per meaning of it that has no
+        condition of its own and no other topic (meanings with a condition are rules, found as such)."""
         first_rule, _, _, where = results[0]
         req = self.facts[first_rule.fact]
         judgment = "; ".join(r.judgment for r, *_ in results if r.judgment)
-        out = []
         meanings = [m for m in self.meanings.get(pattern, ()) if dict(m.qualifiers).get("topic") in (None, ctx.topic)]
-        if self.meanings.get(pattern) and not meanings and pattern in self.conditioned_meanings:
-            return []
-        for meaning in meanings or [None]:
+        out = []
+        for meaning in [None, *meanings]:
             full = path + ([fact_hop(meaning), node_json(meaning.object, self.props)] if meaning else [])
             polarity = (meaning.polarity if meaning and meaning.polarity else first_rule.polarity)
             topic = dict(meaning.qualifiers).get("topic") if meaning else None

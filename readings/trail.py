@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from leishen.engine.calendar import BRANCHES, STEMS
 from leishen.engine.liuren import methods
-from leishen.engine.liuren.options import LiurenOptions
+from leishen.engine.liuren.options import LiurenOptions, SheHaiSeat
 
 
 def _lesson(lesson) -> dict:
@@ -38,8 +38,10 @@ def liuren_trail(lr: dict) -> dict:
         steps.append({"step": "比用", "like_day": [_lesson(c) for c in alike]})
         if len(alike) != 1:
             pool = alike or candidates
-            steps.append({"step": "涉害", "depths": [{**_lesson(c), "depth": methods.shehai_depth(c.upper, c.seat, kind)}
-                                                    for c in pool]})
+            seat = options.shehai_seat is SheHaiSeat.INCLUDE
+            steps.append({"step": "涉害", "seat_counted": seat,
+                          "depths": [{**_lesson(c), "depth": methods.shehai_depth(c.upper, c.seat, kind, count_seat=seat)}
+                                     for c in pool]})
     out["steps"] = steps
     return out
 

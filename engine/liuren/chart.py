@@ -2,6 +2,10 @@
 
 :func:`liuren_section` is a pure function of (day pillar, hour branch, 月將, options);
 the section without the year/month/birth extras is cached per (day, offset, 晝/夜, options).
+As in the Qimen engine, the nested objects of a section (``plate``, ``generals``, ``dun``,
+``noble``, ``options``, each lesson and each transmission detail) are shared read-only
+:class:`~leishen.engine.qimen.frozen.FrozenDict` objects; the top-level dict and its lists are
+fresh on every call, and ``copy.deepcopy`` gives a wholly writable section.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from leishen.engine.calendar import (
-    BRANCHES, CHINA_STANDARD_TIME, STEMS, MomentFacts, lunar_month, moment_facts, sexagenary_index,
+    BRANCHES, STEMS, MomentFacts, lunar_month, moment_facts, sexagenary_index,
 )
 from leishen.engine.liuren.course import compute_course
 from leishen.engine.liuren.generals import generals_on_plate, is_daytime, noble_branch, runs_forward
@@ -18,7 +22,12 @@ from leishen.engine.liuren.lessons import plate_offset
 from leishen.engine.liuren.options import LiurenOptions, MonthGeneralRule
 from leishen.engine.liuren.shensha import ben_ming, dun_stems, horse, void_branches, xing_nian
 from leishen.engine.liuren.tables import MONTH_GENERAL_BY_LUNAR_MONTH, MONTH_GENERAL_BY_MIDDLE_TERM
+from leishen.engine.qimen.frozen import FrozenDict, freeze
 from leishen.errors import ChartError
+
+_BRANCH_INDEX = {b: i for i, b in enumerate(BRANCHES)}
+#: the list-valued keys of a section: copied on every call (their members are shared read-only)
+_LISTS = ("lessons", "transmissions", "course", "void", "transmission_details")
 
 
 def month_general(facts: MomentFacts, rule: MonthGeneralRule, longitude: float | None = None) -> int:
@@ -39,7 +48,7 @@ def _core(day: str, offset: int, daytime: bool, options: LiurenOptions) -> dict:
     noble = noble_branch(stem, daytime, options.noble_table)
     dun = dun_stems(index)
     void = void_branches(index)
-    return {
+    return freeze({
         "plate": course.plate,
         "lessons": course.lessons_json(),
         "transmissions": course.transmission_names,
@@ -58,7 +67,7 @@ def _core(day: str, offset: int, daytime: bool, options: LiurenOptions) -> dict:
         "noble": {"branch": BRANCHES[noble], "daytime": daytime,
                   "direction": "順" if runs_forward(noble, offset) else "逆"},
         "offset": offset,
-    }
+    })
 
 
 def liuren_section(day: str, hour_branch: str, general: str, options: LiurenOptions = LiurenOptions(), *,
@@ -68,14 +77,14 @@ def liuren_section(day: str, hour_branch: str, general: str, options: LiurenOpti
 
     ``birth`` (``{"year": 1984, "sex": "male", "chart_year": 2024}``) adds 本命 and 行年.
     """
-    for field, value in (("hour_branch", hour_branch), ("month_general", general)):
-        if not isinstance(value, str) or value not in BRANCHES or len(value) != 1:
+    hour, general_index = _BRANCH_INDEX.get(hour_branch), _BRANCH_INDEX.get(general)
+    for field, value, index in (("hour_branch", hour_branch, hour), ("month_general", general, general_index)):
+        if index is None:
             raise ChartError(f"liuren.{field}: {value!r} is not a branch")
     try:
         sexagenary_index(day)
     except ChartError as exc:
         raise ChartError(f"liuren.day: {day!r} is not a stem-branch pair of the 60-cycle") from exc
-    hour, general_index = BRANCHES.index(hour_branch), BRANCHES.index(general)
     offset = plate_offset(general_index, hour)
     section = {"month_general": general, "day": day, "hour_branch": hour_branch}
     section.update(_fresh(_core(day, offset, is_daytime(hour, options.day_night), options)))
@@ -85,25 +94,21 @@ def liuren_section(day: str, hour_branch: str, general: str, options: LiurenOpti
         section["tai_sui"] = year_branch
     if birth:
         section["birth"] = _birth(birth)
-    section["options"] = dict(_options_dict(options))
+    section["options"] = _options_dict(options)
     return section
 
 
-def _fresh(core: dict) -> dict:
-    """A copy of the cached section (two levels deep), so callers may mutate what they get."""
-    out = {}
-    for key, value in core.items():
-        if isinstance(value, dict):
-            value = value.copy()
-        elif isinstance(value, list):
-            value = [item.copy() if isinstance(item, dict) else item for item in value]
-        out[key] = value
+def _fresh(core: FrozenDict) -> dict:
+    """A copy of the cached section: a fresh top level and fresh lists, the nested dicts shared read-only."""
+    out = dict(core)
+    for key in _LISTS:
+        out[key] = [*core[key]]
     return out
 
 
 @lru_cache(maxsize=64)
-def _options_dict(options: LiurenOptions) -> dict[str, str]:
-    return options.to_dict()
+def _options_dict(options: LiurenOptions) -> FrozenDict:
+    return FrozenDict(options.to_dict())
 
 
 def _birth(birth: dict) -> dict:
@@ -119,8 +124,7 @@ def _birth(birth: dict) -> dict:
 
 def chart_year(facts: MomentFacts) -> int:
     """The Gregorian number of the sexagenary year in force (changes at 立春)."""
-    year = facts.moment.astimezone(CHINA_STANDARD_TIME).year
-    return year if (year - 4) % 60 == sexagenary_index(facts.pillars.year) else year - 1
+    return facts.solar_year
 
 
 def liuren_from_facts(facts: MomentFacts, options: LiurenOptions = LiurenOptions(), *,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from leishen.engine.liuren.lessons import Lesson, earth_under, follow_plate, four_lessons
-from leishen.engine.liuren.options import LiurenOptions, SheHaiRule
+from leishen.engine.liuren.options import LiurenOptions, SheHaiRule, SheHaiSeat
 from leishen.engine.liuren.tables import (
     BRANCH_ELEMENT, LODGED_STEMS, MENG, STEM_ELEMENT, STEM_LODGING, ZHONG, is_yang_branch, is_yang_stem, overcomes,
 )
@@ -105,18 +105,18 @@ def transmissions_by_biyong(board: Board, candidates: list[Lesson]) -> Decision 
     return Decision(follow_plate(matching[0].upper, board.offset), "比用", ("知一",))
 
 
-def shehai_depth(upper: int, seat: int, kind: str) -> int:
-    """Depth of 涉害: the 剋 met walking forward from *seat* back to the upper's own home.
+def shehai_depth(upper: int, seat: int, kind: str, count_seat: bool = False) -> int:
+    """Depth of 涉害: the 剋 met walking forward from *seat* to the upper's own home.
 
-    Every earth branch from the seat up to (not including) home counts, with the stems
-    lodged there. For a 下賊上 candidate count what overcomes it, for a 上剋下 candidate what
-    it overcomes. 《課經》 訂訛: 亥 on 丑 passes 辰 戊 未 己 戌 (5, plus 丑 itself = 6);
-    午 on 庚 passes 酉 辛 (2, plus 申 庚 = 4). Counting the seat too is what reproduces the
-    published tally of the 720 courses (涉害 63, 見機 9, 綴瑕 戊辰 干上子, 返吟 綴瑕 2).
+    Every earth branch after the seat up to (not including) home counts, with the stems
+    lodged there; with *count_seat* the seat and its lodged stems count too (option
+    ``shehai_seat``). For a 下賊上 candidate count what overcomes it, for a 上剋下 candidate
+    what it overcomes. 《課經》 訂訛: 亥 on 丑 passes 辰 戊 未 己 戌 (5; 6 with the seat 丑);
+    午 on 庚 (申) passes 酉 辛 (2; 4 with the seat 申 庚).
     """
     element = BRANCH_ELEMENT[upper]
     depth = 0
-    position = seat
+    position = seat if count_seat else (seat + 1) % 12
     while position != upper:
         met = (BRANCH_ELEMENT[position], *(STEM_ELEMENT[s] for s in LODGED_STEMS[position]))
         if kind == "zei":
@@ -151,7 +151,9 @@ def transmissions_by_shehai(board: Board, kind: str, candidates: list[Lesson]) -
     pool = matching if len(matching) >= 2 else candidates
     name = "涉害"
     if board.options.shehai is SheHaiRule.DEPTH:
-        depths = {c.upper: shehai_depth(c.upper, earth_under(c.upper, board.offset), kind) for c in pool}
+        count_seat = board.options.shehai_seat is SheHaiSeat.INCLUDE
+        depths = {c.upper: shehai_depth(c.upper, earth_under(c.upper, board.offset), kind, count_seat)
+                  for c in pool}
         deepest = max(depths.values())
         pool = [c for c in pool if depths[c.upper] == deepest]
     if len(pool) > 1:

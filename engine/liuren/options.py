@@ -50,13 +50,27 @@ class SheHaiRule(StrEnum):
     """How 涉害 picks among several equal 剋 candidates."""
 
     #: 《課經》 (in 《六壬大全》 卷七): walk each candidate from the earth branch it sits on to its
-    #: own home, counting the 剋 met on the way (branches and lodged stems, start and home
-    #: excluded); the deepest is used; ties go to the one on a 孟 (見機), then 仲 (察微), then
-    #: 綴瑕 (剛日 the first seen in the stem lessons, 柔日 in the branch lessons). Default.
+    #: own home, counting the 剋 met on the way (branches and lodged stems; whether the seat
+    #: counts is the option ``shehai_seat``, home never counts); the deepest is used; ties go
+    #: to the one on a 孟 (見機), then 仲 (察微), then 綴瑕 (剛日 the first seen in the stem
+    #: lessons, 柔日 in the branch lessons). Default.
     DEPTH = "depth"
     #: 《六壬經緯》, 《大六壬指南》, 《六壬尋原》, 《類聚》, 《粹言》: no counting — the candidate on a
     #: 孟 first, else on a 仲, then 綴瑕 as above.
     MENG_ZHONG_JI = "meng_zhong_ji"
+
+
+class SheHaiSeat(StrEnum):
+    """Whether the seat (the earth branch a 涉害 candidate sits on) is counted in its depth."""
+
+    #: the seat is not counted: the worked counts of the 《課經》 訂訛 (亥 on 丑 = 5: 辰 戊 未 己 戌;
+    #: 午 on 庚 = 2: 酉 辛), and the 涉害 table of 《大六壬預測學》 (丁卯 己卯 辛卯 己亥 with 辰 over
+    #: 子 → 未亥卯). Default.
+    EXCLUDE = "exclude"
+    #: the seat is counted with its lodged stems (亥 on 丑 = 6): the count that reproduces the
+    #: tally of the 720 courses in the annotated 課經 (tongziming.com, article 615: 涉害 63, 見機 9,
+    #: 綴瑕 1, 返吟 綴瑕 2).
+    INCLUDE = "include"
 
 
 class SpecialOrder(StrEnum):
@@ -85,6 +99,7 @@ class LiurenOptions:
     noble_table: NobleTable = NobleTable.DAQUAN
     day_night: DayNight = DayNight.BY_HOUR
     shehai: SheHaiRule = SheHaiRule.DEPTH
+    shehai_seat: SheHaiSeat = SheHaiSeat.EXCLUDE
     special_order: SpecialOrder = SpecialOrder.BAZHUAN_FIRST
     fuyin_ke: FuYinKe = FuYinKe.USE_KE
 

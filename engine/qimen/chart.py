@@ -19,8 +19,8 @@ Speed: a chart is a few dictionary look-ups. The terms of each year are cached a
 timestamps, the 局 of each (term, day) and the plate part of each of the 1,080 plates are
 cached; the nested ``palaces`` and ``options`` objects are therefore shared read-only
 :class:`~.frozen.FrozenDict` objects (``copy.deepcopy`` gives writable ones). The day and
-hour pillars are taken from the local clock with the calendar's own rules (checked against
-:func:`leishen.engine.calendar.pillars` in the tests).
+hour pillars come from the calendar's own :func:`~leishen.engine.calendar.day_and_hour`;
+the chart pipeline passes the whole calendar (:func:`qimen_from_facts`).
 """
 
 from __future__ import annotations
@@ -32,21 +32,20 @@ from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from leishen.engine.calendar import (
-    CHINA_STANDARD_TIME, DAY_BOUNDARIES, MAX_YEAR, MIN_YEAR, SOLAR_TERMS, chart_clock, check_moment,
-    sexagenary_name, solar_term, terms_between,
+    CHINA_STANDARD_TIME, DAY_BOUNDARIES, MAX_YEAR, MIN_YEAR, SOLAR_TERMS, TABLE_YEARS, MomentFacts, chart_clock,
+    check_moment, day_and_hour, day_number, sexagenary_name, solar_term, terms_between,
 )
 from leishen.errors import ChartError
 
 from .frozen import FrozenDict, freeze
-from .ju import YUAN_NAMES, JuFacts, JuMethod, chai_bu, sexagenary_of_day_number, zhi_run
+from .ju import YUAN_NAMES, JuFacts, JuMethod, chai_bu, zhi_run_of_day
 from .plate import CentreHost, DeityNames, Plate, parse_option, build_plate, host_palace
 from .symbols import BRANCH_PALACE, PALACES
 
-__all__ = ["qimen_chart", "chart_from_plate", "hour_and_day", "term_in_force"]
+__all__ = ["qimen_chart", "qimen_from_facts", "check_options", "chart_from_plate", "hour_and_day", "term_in_force"]
 
 _KEYS = tuple(str(p) for p in PALACES)
 _SEXAGENARY = tuple(sexagenary_name(i) for i in range(60))
-_DAY_OFFSET = sexagenary_of_day_number(0)
 _UNIX_EPOCH_DAY = date(1970, 1, 1).toordinal()
 _ZONE_CLASSES = (timezone, ZoneInfo)   # their utcoffset() is never None
 
@@ -67,6 +66,7 @@ class _Options:
     host: int | None        # the host palace when it does not depend on the term
     deity_index: int        # 0 modern, 1 by_dun
     days: dict              # 拆補: term position × 60 + day → (plate key base, day fields)
+    charts: dict            # 拆補: (term position × 60 + day) × 60 + hour → the chart (copied per call)
 
 
 #: Checked options by the arguments as given (a plain dict: the hot path's first look-up).
@@ -83,6 +83,13 @@ def _options(method, day_boundary, longitude, centre_host, deities, leap_thresho
     return opts
 
 
+def check_options(*, method: JuMethod | str = JuMethod.CHAI_BU, day_boundary: str = "23:00",
+                  longitude: float | None = None, centre_host: CentreHost | str = CentreHost.KUN2,
+                  deities: DeityNames | str = DeityNames.MODERN, leap_threshold: int = 9) -> dict:
+    """Check Qimen options without computing a chart; return them as the chart shows them."""
+    return dict(_check_options(method, day_boundary, longitude, centre_host, deities, leap_threshold).shown)
+
+
 def _check_options(method, day_boundary, longitude, centre_host, deities, leap_threshold) -> _Options:
     method = parse_option(JuMethod, method, "method")
     if day_boundary not in DAY_BOUNDARIES:
@@ -97,31 +104,23 @@ def _check_options(method, day_boundary, longitude, centre_host, deities, leap_t
     if method is JuMethod.ZHI_RUN:
         shown["leap_threshold"] = leap_threshold
     return _Options(method, day_boundary, longitude, host, names, leap_threshold, freeze(shown),
-                    2 if host is CentreHost.KUN2 else None, list(DeityNames).index(names), {})
+                    2 if host is CentreHost.KUN2 else None, list(DeityNames).index(names), {}, {})
 
 
 # ---------------------------------------------------------------- calendar facts
 
 def hour_and_day(moment: datetime, day_boundary: str = "23:00", longitude: float | None = None) -> tuple[int, int]:
-    """(hour pillar index, day pillar index) of *moment*, by the calendar's rules.
-
-    The day changes at 23:00 (子初換日) or at midnight; an hour from 23:00 is the next day's
-    子 hour either way (五鼠遁: 甲己日起甲子時 …), as in :func:`leishen.engine.calendar.pillars`.
-    """
-    clock = moment if longitude is None else chart_clock(moment, longitude)
-    late = clock.hour == 23
-    civil = clock.toordinal() + _DAY_OFFSET
-    branch = (clock.hour + 1) // 2 % 12
-    stem = ((civil + late) % 5 * 2 + branch) % 10
-    return (6 * stem - 5 * branch) % 60, (civil + (late and day_boundary == "23:00")) % 60
+    """(hour pillar index, day pillar index) of *moment*: the calendar's :func:`day_and_hour`, swapped."""
+    day, hour = day_and_hour(chart_clock(moment, longitude), day_boundary)
+    return hour, day
 
 
 @lru_cache(maxsize=512)
 def _term_table(year: int) -> tuple[list[float], list[int]]:
     """Term instants (timestamps) and positions in SOLAR_TERMS, November of year-1 to February of year+1."""
     zone = CHINA_STANDARD_TIME
-    start = max(datetime(year - 1, 11, 1, tzinfo=zone), datetime(MIN_YEAR, 1, 1, tzinfo=zone))
-    end = min(datetime(year + 1, 3, 1, tzinfo=zone), datetime(MAX_YEAR, 12, 31, tzinfo=zone))
+    start = datetime(max(year - 1, TABLE_YEARS.start), 11, 1, tzinfo=zone)
+    end = datetime(min(year + 1, TABLE_YEARS.stop - 1), 3, 1, tzinfo=zone)
     terms = terms_between(start, end)
     return [instant.timestamp() for _, instant in terms], [SOLAR_TERMS.index(name) for name, _ in terms]
 
@@ -197,11 +196,19 @@ def _chai_bu_day(opts: _Options, position: int, day: int) -> tuple[int, dict]:
     return entry
 
 
+def _chai_bu_chart(opts: _Options, position: int, day: int, hour: int) -> dict:
+    """The 拆補 chart of (term, day, hour): the plate part and the day fields, kept for the next call."""
+    base, fields = opts.days.get(position * 60 + day) or _chai_bu_day(opts, position, day)
+    part = _PLATE_PARTS.get(base + hour) or _plate_part(base + hour)
+    template = opts.charts[(position * 60 + day) * 60 + hour] = {**part, **fields}
+    return template
+
+
 # ---------------------------------------------------------------- the chart
 
-def qimen_chart(moment: datetime, *, method: JuMethod | str = JuMethod.CHAI_BU, day_boundary: str = "23:00",
-                longitude: float | None = None, centre_host: CentreHost | str = CentreHost.KUN2,
-                deities: DeityNames | str = DeityNames.MODERN, leap_threshold: int = 9) -> dict:
+def qimen_chart(moment: datetime, *, method: JuMethod | str = "chai_bu", day_boundary: str = "23:00",
+                longitude: float | None = None, centre_host: CentreHost | str = "kun2",
+                deities: DeityNames | str = "modern", leap_threshold: int = 9) -> dict:
     """The hour Qimen chart of an aware *moment*.
 
     Options (each a school choice, see docs/engine-qimen.md):
@@ -212,6 +219,13 @@ def qimen_chart(moment: datetime, *, method: JuMethod | str = JuMethod.CHAI_BU, 
       solar time (off by default). Both follow the calendar.
     * ``centre_host`` — where 中五 is hosted: ``kun2`` (寄坤, default), ``gen8_kun2``, ``four_corners``.
     * ``deities`` — ``modern`` (白虎 玄武, default) or ``by_dun`` (勾陳 朱雀 in 陽遁).
+
+    Defaults are plain strings (the enum members are accepted too): a str hashes in C, an enum
+    member in Python, and the options are the key of the first look-up.
+
+    The fast path of :func:`qimen_from_facts`: the day and hour come from the calendar's
+    :func:`~leishen.engine.calendar.day_and_hour`, the term from a per-day cache of the
+    calendar's own term table (tested equal to :func:`qimen_from_facts` over many moments).
     """
     if (moment.__class__ is not datetime or moment.tzinfo.__class__ not in _ZONE_CLASSES
             or not MIN_YEAR <= moment.year <= MAX_YEAR):
@@ -220,27 +234,41 @@ def qimen_chart(moment: datetime, *, method: JuMethod | str = JuMethod.CHAI_BU, 
         opts = _OPTIONS[(method, day_boundary, longitude, centre_host, deities, leap_threshold)]
     except (KeyError, TypeError):           # first call with these options, or unhashable ones
         opts = _options(method, day_boundary, longitude, centre_host, deities, leap_threshold)
-    civil = moment.toordinal()
-    if longitude is None:                  # hour_and_day, inlined on the hot path
-        late = moment.hour == 23
-        branch = (moment.hour + 1) // 2 % 12
-        stem = ((civil + _DAY_OFFSET + late) % 5 * 2 + branch) % 10
-        hour = (6 * stem - 5 * branch) % 60
-        day = (civil + _DAY_OFFSET + (late and day_boundary == "23:00")) % 60
-    else:
-        hour, day = hour_and_day(moment, day_boundary, longitude)
+    clock = moment if longitude is None else chart_clock(moment, longitude)
+    day, hour = day_and_hour(clock, day_boundary)
+    if opts.method is not JuMethod.CHAI_BU:
+        return _assemble(opts, moment, day, hour, -1, clock)        # 置閏 finds its own term
+    position = _TERM_OF_DAY.get(moment.toordinal(), -1)
+    if position < 0:
+        position = _term_position(moment)
+    template = opts.charts.get((position * 60 + day) * 60 + hour) or _chai_bu_chart(opts, position, day, hour)
+    chart = dict(template)
+    chart["void"] = [*template["void"]]
+    return chart
+
+
+def qimen_from_facts(facts: MomentFacts, *, method: JuMethod | str = "chai_bu", centre_host: CentreHost | str = "kun2",
+                     deities: DeityNames | str = "modern", leap_threshold: int = 9) -> dict:
+    """The hour Qimen chart from the calendar of a moment already computed (the chart pipeline's path)."""
+    key = (method, facts.day_boundary, facts.longitude, centre_host, deities, leap_threshold)
+    try:
+        opts = _OPTIONS[key]
+    except (KeyError, TypeError):
+        opts = _options(*key)
+    return _assemble(opts, facts.moment, facts.day_index, facts.hour_index, facts.term_position, facts.clock)
+
+
+def _assemble(opts: _Options, moment: datetime, day: int, hour: int, position: int, clock: datetime) -> dict:
+    """The chart from the day and hour (sexagenary indices) and the term in force (position)."""
     if opts.method is JuMethod.CHAI_BU:
-        position = _TERM_OF_DAY.get(civil, -1)
-        if position < 0:
-            position = _term_position(moment)
-        base, fields = opts.days.get(position * 60 + day) or _chai_bu_day(opts, position, day)
+        template = opts.charts.get((position * 60 + day) * 60 + hour) or _chai_bu_chart(opts, position, day, hour)
     else:
-        facts = zhi_run(moment, day_boundary=day_boundary, longitude=longitude, leap_threshold=leap_threshold)
-        base, fields = _plate_base(facts, opts), _day_fields(facts, day, opts)
-    part = _PLATE_PARTS.get(base + hour) or _plate_part(base + hour)
-    chart = dict(part)
-    chart.update(fields)
-    chart["void"] = [*part["void"]]
+        facts = zhi_run_of_day(day_number(clock, opts.day_boundary), moment, opts.day_boundary, opts.longitude,
+                               opts.leap_threshold)
+        part = _PLATE_PARTS.get(_plate_base(facts, opts) + hour) or _plate_part(_plate_base(facts, opts) + hour)
+        template = {**part, **_day_fields(facts, day, opts)}
+    chart = dict(template)
+    chart["void"] = [*template["void"]]
     return chart
 
 

@@ -40,6 +40,8 @@ def freeze(value: Any) -> Any:
     """Nested dicts → FrozenDict (lists and tuples are kept, their dicts frozen)."""
     if isinstance(value, dict):
         return FrozenDict({key: freeze(item) for key, item in value.items()})
+    if isinstance(value, list):
+        return [freeze(item) for item in value]
     return value
 
 

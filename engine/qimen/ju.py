@@ -38,7 +38,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from leishen.engine.calendar import (
-    CHINA_STANDARD_TIME, SOLAR_TERMS, chart_clock, day_index, sexagenary_name, terms_between,
+    CHINA_STANDARD_TIME, SOLAR_TERMS, chart_clock, day_index, day_number, sexagenary_name, terms_between,
 )
 from leishen.errors import ChartError
 
@@ -75,12 +75,6 @@ class JuFacts:
 def sexagenary_of_day_number(n: int) -> int:
     """Sexagenary index (0 = 甲子) of the civil day with proleptic ordinal *n*."""
     return (n + _DAY_OFFSET) % 60
-
-
-def day_number(clock: datetime, day_boundary: str = "23:00") -> int:
-    """Ordinal of the sexagenary day a wall-clock reading belongs to (23:00 opens the next day by default)."""
-    late = day_boundary == "23:00" and clock.hour == 23
-    return clock.toordinal() + late
 
 
 def yuan_of_day(day: int) -> int:
@@ -157,9 +151,15 @@ def _zhi_run_table(year: int, zone: tzinfo, day_boundary: str, longitude: float 
 def zhi_run(moment: datetime, *, day_boundary: str = "23:00", longitude: float | None = None,
             leap_threshold: int = 9) -> JuFacts:
     """置閏: whole 元 of 15 days joined to terms by 超神/接氣, with a 閏 at 芒種 or 大雪."""
+    n = day_number(chart_clock(moment, longitude), day_boundary)
+    return zhi_run_of_day(n, moment, day_boundary, longitude, leap_threshold)
+
+
+def zhi_run_of_day(n: int, moment: datetime, day_boundary: str, longitude: float | None,
+                   leap_threshold: int = 9) -> JuFacts:
+    """置閏 of the sexagenary day with ordinal *n* (the calendar's ``day_number``) at *moment*."""
     if not (isinstance(leap_threshold, int) and 1 <= leap_threshold <= 14):
         raise ChartError(f"leap_threshold: {leap_threshold!r} is not a number of days 1-14")
-    n = day_number(chart_clock(moment, longitude), day_boundary)
     day = sexagenary_of_day_number(n)
     block_start = n - day % 15
     year = moment.astimezone(CHINA_STANDARD_TIME).year

@@ -21,7 +21,7 @@ from .symbols import (
     GATE_HOME, HORSE, RING, RING_POS, STAR_ALIASES, STAR_HOME, STARS, STEMS, XUN_YI,
 )
 
-__all__ = ["validate_qimen"]
+__all__ = ["validate_qimen", "hour_index", "uses_classical_deities"]
 
 _HOME_OF_STAR = {star: palace for palace, star in STAR_HOME.items()}
 _HOME_OF_GATE = {gate: palace for palace, gate in GATE_HOME.items()}
@@ -35,7 +35,7 @@ def _fail(field: str, message: str) -> None:
 
 def _symbol(value, field: str, allowed, aliases: dict[str, str], kind: str) -> str:
     value = aliases.get(value, value) if isinstance(value, str) else value
-    if value not in allowed:
+    if not isinstance(value, str) or value not in tuple(allowed):     # tuple: a str of names is not a substring test
         _fail(field, f"{value!r} is not {kind}")
     return value
 
@@ -44,8 +44,12 @@ def _stem(value, field: str) -> str:
     return _symbol(value, field, STEMS[1:], {}, "one of the stems 乙…癸 (甲 hides under its 儀)")
 
 
-def validate_qimen(d: dict) -> dict:
-    """Validate a hand-typed Qimen chart; return it normalised, or raise ChartError naming the field."""
+def validate_qimen(d: dict, *, against_plate: bool = True) -> dict:
+    """Validate a hand-typed Qimen chart; return it normalised, or raise ChartError naming the field.
+
+    With ``against_plate`` (default) and an ``hour_pillar``, the chart must also equal the
+    computed plate; :mod:`leishen.engine.typedcheck` passes False and lists the differences instead.
+    """
     if not isinstance(d, dict):
         raise ChartError(f"qimen: expected an object, found {type(d).__name__}")
     chart = dict(d)
@@ -60,7 +64,9 @@ def validate_qimen(d: dict) -> dict:
     _check_deities(chart)
     _check_duty(chart)
     if "hour_pillar" in d:
-        _check_against_plate(chart)
+        hour_index(d["hour_pillar"])
+        if against_plate:
+            _check_against_plate(chart)
     return chart
 
 
@@ -237,22 +243,31 @@ def _check_duty(chart: dict) -> None:
     hour = 10 * "子戌申午辰寅".index(xun[1])
     if "void" in chart and sorted(chart["void"]) != sorted(void_of_hour(hour)):
         _fail("void", f"{chart['void']!r}, but the 旬 {xun[:2]} leaves {list(void_of_hour(hour))} void")
-    if "horse" in chart and chart["horse"] not in BRANCHES:
+    if "horse" in chart and chart["horse"] not in tuple(BRANCHES):
         _fail("horse", f"{chart['horse']!r} is not a branch")
+
+
+def hour_index(hour) -> int:
+    """The sexagenary index of a typed ``hour_pillar``, or ChartError naming it."""
+    if not (isinstance(hour, str) and len(hour) == 2 and hour[0] in STEMS and hour[1] in BRANCHES
+            and STEMS.index(hour[0]) % 2 == BRANCHES.index(hour[1]) % 2):
+        _fail("hour_pillar", f"{hour!r} is not a stem-branch pair such as 甲子")
+    return (6 * STEMS.index(hour[0]) - 5 * BRANCHES.index(hour[1])) % 60
+
+
+def uses_classical_deities(chart: dict) -> bool:
+    """Whether a typed chart names its deities the 陽遁 classical way (勾陳 朱雀)."""
+    return any(chart["palaces"][str(p)]["deity"] in ("勾陳", "朱雀") for p in RING)
 
 
 def _check_against_plate(chart: dict) -> None:
     """With the hour pillar known, the chart must be exactly the computed plate."""
     hour = chart["hour_pillar"]
-    if not (isinstance(hour, str) and len(hour) == 2 and hour[0] in STEMS and hour[1] in BRANCHES
-            and STEMS.index(hour[0]) % 2 == BRANCHES.index(hour[1]) % 2):
-        _fail("hour_pillar", f"{hour!r} is not a stem-branch pair such as 甲子")
-    index = (6 * STEMS.index(hour[0]) - 5 * BRANCHES.index(hour[1])) % 60
+    index = hour_index(hour)
     if "xun_head" in chart and chart["xun_head"] != "".join(xun_of_hour(index)):
         _fail("xun_head", f"{chart['xun_head']!r}, but the hour {hour} is in the 旬 {''.join(xun_of_hour(index))}")
-    uses_classical = any(chart["palaces"][str(p)]["deity"] in ("勾陳", "朱雀") for p in RING)
     plate = build_plate(chart["dun"], chart["ju"], index, chart.get("centre_host", 2),
-                        DeityNames.BY_DUN if uses_classical else DeityNames.MODERN)
+                        DeityNames.BY_DUN if uses_classical_deities(chart) else DeityNames.MODERN)
     for p in RING:
         palace = chart["palaces"][str(p)]
         for name in ("star", "gate", "deity"):

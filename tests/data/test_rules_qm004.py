@@ -98,3 +98,18 @@ def test_a_void_palace_is_read_through_its_branches():
     assert got["holds"]
     assert {w[0]["node"]["name"] for w in got["walks"]} >= {"戌", "亥"}
     assert not r.test(chart, f"some(宮, all(eq(宮, Palace.坎一), {branch_test}))", system="qimen")["holds"]
+
+
+def test_the_natal_palace_is_read_from_the_birth_year():
+    """命宮 = the natal year stem on the earth plate (3.P.12 若合凶格於命宮 墓絕或朱雀): on 2026-11-20 08:00
+    +09:00 a 辛酉 (1981) asker's 辛 stands at its 絕 stage in its palace; a 壬戌 (1982) asker's does not;
+    without a birth year the rule has no natal stem and does not hold."""
+    from leishen.engine.chart import ChartRequest
+    rows = csv.DictReader(open(Path(__file__).parents[2] / "ontology/facts/003/n_crops_silk.csv", encoding="utf-8"))
+    when = next(row["when"] for row in rows if row["item"] == "3.P.12")
+    r = reader()
+    chart = lambda year: leishen.chart("2026-11-20T08:00+09:00", request=ChartRequest(birth_year=year))  # noqa: E731
+    got = r.test(chart(1981), when, system="qimen")
+    assert got["holds"]
+    assert not r.test(chart(1982), when, system="qimen")["holds"]
+    assert not r.test(chart(None), when, system="qimen")["holds"]

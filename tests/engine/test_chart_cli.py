@@ -8,7 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from leishen.cli.chart import chart
-from leishen.engine.handchart import validate_chart, validate_generals, validate_plate
+from leishen.engine.handchart import validate_generals, validate_plate
+from leishen.engine.typedcheck import check_typed_chart
 from leishen.errors import ChartError
 
 ISSUE_MOMENT = "1952-12-26T19:17:00+08:00"
@@ -67,8 +68,7 @@ def test_bad_peer_option_exits_2(run):
     assert result.exit_code == 2 and "qimen.options.colour" in result.stderr
 
 
-def test_exactly_one_input(run):
-    assert run().exit_code == 2
+def test_at_most_one_input(run):
     assert run(ISSUE_MOMENT, "--batch", "-", stdin="").exit_code == 2
 
 
@@ -83,42 +83,87 @@ def test_batch_writes_one_chart_per_line_in_order(run):
                                                    "2024-06-01T12:00:00+09:00"]
 
 
-def test_batch_bad_line_names_the_line(run):
-    stdin = json.dumps({"moment": ISSUE_MOMENT}) + "\n" + json.dumps({"moment": "2024-01-01T00:30"}) + "\n"
+def test_batch_reports_each_bad_line_in_place_and_goes_on(run):
+    stdin = "\n".join([json.dumps({"moment": ISSUE_MOMENT}), json.dumps({"moment": "2024-01-01T00:30"}),
+                       "{not json", json.dumps({"moment": ISSUE_MOMENT, "colour": "red"}),
+                       json.dumps({"moment": "2024-06-01T12:00+09:00"})]) + "\n"
     result = run("--batch", "-", "--json", "--system", "liuren", stdin=stdin)
     assert result.exit_code == 2
-    assert result.stderr.strip().startswith("error: -:2: moment: '2024-01-01T00:30' has no UTC offset")
-    result = run("--batch", "-", "--json", stdin="{not json\n")
-    assert result.exit_code == 2 and "-:1: not JSON" in result.stderr
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(out) == 5 and "liuren" in out[0] and "liuren" in out[4]
+    assert out[1] == {"line": 2, "error": "-:2: moment: '2024-01-01T00:30' has no UTC offset; add one "
+                                          "(e.g. +08:00) or pass tz (e.g. Asia/Shanghai)"}
+    assert out[2]["line"] == 3 and "-:3: not JSON" in out[2]["error"]
+    assert out[3] == {"line": 4, "error": "-:4: unknown key 'colour' (known: moment, tz, fold)"}
+    assert result.stderr.strip() == "error: -: 3 of 5 lines could not be charted"
+
+
+def test_batch_tz_is_the_default_zone(run):
+    stdin = json.dumps({"moment": "2024-01-01T00:30"}) + "\n" + json.dumps({"moment": "2024-01-01T00:30", "tz": "UTC"})
+    result = run("--batch", "-", "--json", "--system", "liuren", "--tz", "Asia/Seoul", stdin=stdin)
+    assert result.exit_code == 0, result.output
+    out = [json.loads(line)["moment"]["local"] for line in result.stdout.splitlines()]
+    assert out == ["2024-01-01T00:30:00+09:00", "2024-01-01T00:30:00+00:00"]
+
+
+def _typed(tmp_path, value) -> str:
+    path = tmp_path / "chart.json"
+    path.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+    return str(path)
 
 
 def test_hand_typed_chart_round_trip(run, tmp_path):
-    computed = json.loads(run(ISSUE_MOMENT, "--system", "liuren", "--json").stdout)
-    path = tmp_path / "chart.json"
-    path.write_text(json.dumps(computed, ensure_ascii=False), encoding="utf-8")
-    result = run("--chart", str(path), "--json")
+    computed = json.loads(run(ISSUE_MOMENT, "--json").stdout)
+    path = _typed(tmp_path, computed)
+    result = run("--chart", path, "--json")
     assert result.exit_code == 0, result.output
     checked = json.loads(result.stdout)
-    assert checked["checks"]["liuren"]["mismatches"] == []
-    readable = run("--chart", str(path))
-    assert "agree with the typed chart" in readable.stdout
+    assert checked["agrees"] is True
+    for system in ("liuren", "qimen", "ninestar"):
+        check = checked["checks"][system]
+        assert check["computed_from"] == "moment" and check["differences"] == [] and check["not_given"] == []
+    assert "liuren.transmissions" in checked["checks"]["liuren"]["agrees"]
+    assert "qimen.palaces.1.star" in checked["checks"]["qimen"]["agrees"]
+    readable = run("--chart", path)
+    assert readable.exit_code == 0 and "agrees with the computed one" in readable.stdout
 
 
-def test_hand_typed_chart_mismatch_is_reported(run, tmp_path):
-    computed = json.loads(run(ISSUE_MOMENT, "--system", "liuren", "--json").stdout)
+def test_hand_typed_chart_differences_exit_1_listing_every_field(run, tmp_path):
+    computed = json.loads(run(ISSUE_MOMENT, "--json").stdout)
     computed["liuren"]["transmissions"] = ["申", "亥", "子"]
     computed["liuren"]["generals"] = {k: {"玄武": "元武"}.get(v, v) for k, v in computed["liuren"]["generals"].items()}
-    path = tmp_path / "chart.json"
-    path.write_text(json.dumps(computed, ensure_ascii=False), encoding="utf-8")
-    checked = json.loads(run("--chart", str(path), "--json").stdout)
-    assert checked["liuren"]["generals"]["子"] == "玄武"                      # 元武 normalised
-    assert checked["checks"]["liuren"]["mismatches"] == [
-        {"field": "liuren.transmissions", "typed": ["申", "亥", "子"], "computed": ["申", "亥", "寅"]}]
+    computed["ninestar"]["day"] = "一白" if computed["ninestar"]["day"] != "一白" else "二黑"
+    del computed["ninestar"]["plates"]
+    computed["qimen"]["yuan"] = "上元" if computed["qimen"]["yuan"] != "上元" else "中元"
+    result = run("--chart", _typed(tmp_path, computed), "--json")
+    assert result.exit_code == 1
+    checked = json.loads(result.stdout)
+    assert checked["chart"]["liuren"]["generals"]["子"] == "玄武"                      # 元武 normalised
+    fields = [d["field"] for c in checked["checks"].values() for d in c["differences"]]
+    assert fields == ["liuren.transmissions", "qimen.yuan", "ninestar.day"]
+    assert checked["checks"]["liuren"]["differences"][0] == {
+        "field": "liuren.transmissions", "typed": ["申", "亥", "子"], "computed": ["申", "亥", "寅"]}
+    assert checked["checks"]["ninestar"]["not_given"] == ["ninestar.plates"]
+    readable = run("--chart", _typed(tmp_path, computed))
+    assert readable.exit_code == 1 and "differs liuren.transmissions: typed" in readable.stdout
+
+
+def test_a_missing_part_is_not_given_never_agrees(tmp_path):
+    computed = check_typed_chart({"pillars": {"day": "丙午", "hour": "戊戌"},
+                                  "liuren": {"plate": dict(zip("子丑寅卯辰巳午未申酉戌亥", "寅卯辰巳午未申酉戌亥子丑")),
+                                             "lessons": [{"upper": "未", "lower": "丙"}, {"upper": "酉", "lower": "未"},
+                                                         {"upper": "申", "lower": "午"}, {"upper": "戌", "lower": "申"}]}})
+    check = computed["checks"]["liuren"]
+    assert check["computed_from"] == "pillars.day, pillars.hour and the plate"
+    assert "liuren.transmissions" in check["not_given"] and "liuren.transmissions" not in check["agrees"]
+    assert check["agrees"] == [f"liuren.plate.{b}" for b in "子丑寅卯辰巳午未申酉戌亥"] + ["liuren.lessons"]
+    assert check["differences"] == [] and computed["agrees"] is True
 
 
 def test_hand_typed_chart_errors_exit_2(run, tmp_path):
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps({"liuren": {"plate": {"子": "X"}}}), encoding="utf-8")
+    good_lessons = [{"upper": "子", "lower": "甲"}] * 4
+    path.write_text(json.dumps({"liuren": {"plate": {"子": "X"}, "lessons": good_lessons}}), encoding="utf-8")
     result = run("--chart", str(path))
     assert result.exit_code == 2
     assert result.stderr.strip() == "error: liuren.plate.子: 'X' is not a branch (one of 子丑寅卯辰巳午未申酉戌亥)"
@@ -154,7 +199,17 @@ def test_generals_validation_messages():
 
 def test_pillars_and_terms_are_checked():
     with pytest.raises(ChartError, match=r"^pillars.day: '甲丑' is not a stem-branch pair"):
-        validate_chart({"pillars": {"day": "甲丑"}})
-    assert validate_chart({"pillars": {"day": "甲子"}, "solar_term": {"name": "惊蛰"}})["solar_term"]["name"] == "驚蟄"
-    with pytest.raises(ChartError, match="nothing to validate"):
-        validate_chart({"moment": ISSUE_MOMENT})
+        check_typed_chart({"pillars": {"day": "甲丑"}})
+    assert check_typed_chart({"pillars": {"day": "甲子"}, "solar_term": {"name": "惊蛰"}})["chart"]["solar_term"]["name"] == "驚蟄"
+    with pytest.raises(ChartError, match="nothing to check"):
+        check_typed_chart({"moment": ISSUE_MOMENT})
+
+
+def test_batch_lines_may_carry_fold(run):
+    lines = [{"moment": "2024-11-03T01:30", "tz": "America/New_York", "fold": 1},
+             {"moment": "2024-11-03T01:30", "tz": "America/New_York"},
+             {"moment": "2024-11-03T01:30", "tz": "America/New_York", "fold": 2}]
+    result = run("--batch", "-", "--json", "--system", "ninestar", stdin="\n".join(json.dumps(x) for x in lines))
+    out = [json.loads(line) for line in result.stdout.splitlines()]
+    assert result.exit_code == 2 and out[0]["moment"]["local"] == "2024-11-03T01:30:00-05:00"
+    assert "happened twice" in out[1]["error"] and out[2] == {"line": 3, "error": "-:3: fold: 2 is not 0 or 1"}

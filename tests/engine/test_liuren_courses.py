@@ -11,7 +11,8 @@ from leishen.engine.liuren.chart import liuren_section
 from leishen.engine.liuren.course import compute_course
 from leishen.engine.liuren.lessons import distinct_lessons, heaven_over
 from leishen.engine.liuren.methods import METHODS, Board, like_day
-from leishen.engine.liuren.options import LiurenOptions, SheHaiRule
+from leishen.engine.liuren.methods import shehai_depth
+from leishen.engine.liuren.options import LiurenOptions, SheHaiRule, SheHaiSeat
 from leishen.engine.liuren.tables import BRANCH_ELEMENT, STEM_ELEMENT, STEM_LODGING, overcomes
 
 DAYS = [sexagenary_name(i) for i in range(60)]
@@ -125,14 +126,15 @@ def test_only_yi_and_gui_days_have_a_ke_in_fuyin():
 
 
 def test_shehai_tally_matches_the_published_count():
-    """The annotated 課經 counts 涉害 63, 見機 9, 綴瑕 1 (戊辰日 干上子) and 返吟 綴瑕 2 (戊辰 戊戌 干上亥).
+    """With the seat counted (``shehai_seat=include``), the annotated 課經's tally of the 720 courses:
+    涉害 63, 見機 9, 綴瑕 1 (戊辰日 干上子) and 返吟 綴瑕 2 (戊辰 戊戌 干上亥).
 
     It counts 察微 2 where leishen finds 3 (and 比用 82 where leishen finds 81): one course the
     annotator reads by a rule leishen does not follow; see docs/engine-liuren.md.
     """
     tally = Counter()
     zhuixia = []
-    for (day, _), c in courses().items():
+    for (day, _), c in courses(LiurenOptions(shehai_seat=SheHaiSeat.INCLUDE)).items():
         if c.method == "涉害":
             tally[c.course[0]] += 1
         if "綴瑕" in c.course:
@@ -147,3 +149,26 @@ def test_meng_zhong_ji_school_changes_only_shehai_courses():
     changed = [key for key in depth if depth[key].transmissions != seats[key].transmissions]
     assert changed, "the two 涉害 schools should disagree somewhere"
     assert all(depth[key].method in ("涉害", "返吟") for key in changed)
+
+
+def test_shehai_depth_follows_the_dinge_worked_counts():
+    """《課經》 訂訛: 亥 on 丑 passes 辰 戊 未 己 戌 (5, the seat not counted); 午 on 申 passes 酉 辛 (2)."""
+    hai, chou, wu, shen = (BRANCHES.index(b) for b in "亥丑午申")
+    assert shehai_depth(hai, chou, "zei") == 5
+    assert shehai_depth(hai, chou, "zei", count_seat=True) == 6
+    assert shehai_depth(wu, shen, "ke") == 2
+    assert shehai_depth(wu, shen, "ke", count_seat=True) == 4
+
+
+@pytest.mark.parametrize("day", ["丁卯", "己卯", "辛卯", "己亥"])
+def test_shehai_seat_excluded_gives_the_yuce_table(day):
+    """辰 over 子 (offset 4): the 訂訛 count and the 《大六壬預測學》 table give 未亥卯; counting the seat gives 亥卯未."""
+    assert compute_course(day, 4).transmission_names == ["未", "亥", "卯"]
+    seat = LiurenOptions(shehai_seat=SheHaiSeat.INCLUDE)
+    assert compute_course(day, 4, seat).transmission_names == ["亥", "卯", "未"]
+
+
+def test_shehai_seat_is_a_named_option_defaulting_to_exclude():
+    assert LiurenOptions().shehai_seat is SheHaiSeat.EXCLUDE
+    assert LiurenOptions.from_mapping({"shehai_seat": "include"}).shehai_seat is SheHaiSeat.INCLUDE
+    assert LiurenOptions().to_dict()["shehai_seat"] == "exclude"

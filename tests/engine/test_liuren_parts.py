@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -112,12 +114,20 @@ def test_chart_carries_year_month_and_birth_extras():
     assert chart["options"] == LiurenOptions().to_dict()
 
 
-def test_returned_sections_are_independent_copies():
+def test_returned_sections_share_read_only_parts_and_deepcopy_is_writable():
     first = liuren_chart(datetime(2024, 3, 1, 10, tzinfo=SHANGHAI))
-    first["plate"]["子"] = "X"
-    first["lessons"][0]["upper"] = "X"
+    first["transmissions"][0] = "X"                               # lists are fresh on every call
+    first["month_general"] = "X"
+    with pytest.raises(TypeError, match="read-only"):
+        first["plate"]["子"] = "X"
+    with pytest.raises(TypeError, match="read-only"):
+        first["lessons"][0]["upper"] = "X"
     again = liuren_chart(datetime(2024, 3, 1, 10, tzinfo=SHANGHAI))
-    assert again["plate"]["子"] != "X" and again["lessons"][0]["upper"] != "X"
+    assert again["transmissions"][0] != "X" and again["month_general"] != "X"
+    thawed = copy.deepcopy(again)
+    thawed["plate"]["子"] = "X"
+    thawed["lessons"][0]["upper"] = "X"
+    assert type(thawed["plate"]) is dict and liuren_chart(datetime(2024, 3, 1, 10, tzinfo=SHANGHAI))["plate"]["子"] != "X"
 
 
 def test_section_inputs_are_checked_by_name():

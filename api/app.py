@@ -1,0 +1,66 @@
+"""The FastAPI application: one backend per process, opened at start-up, shared by every request.
+
+``create_app(Settings(...))`` builds an app; ``app_from_env()`` is the factory ``leishen serve`` hands
+to uvicorn (each worker builds its own app from the same ``LEISHEN_API_*`` settings).  The app keeps no
+state between requests besides the read-only graph, so any number of workers or replicas give the same
+answers; with ``backend="neo4j"`` they all read one Neo4j server.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
+
+from leishen import __version__
+from leishen.api import errors
+from leishen.api.routes_charts import router as charts_router
+from leishen.api.routes_lore import router as lore_router
+from leishen.api.routes_queries import router as queries_router
+from leishen.api.settings import Settings
+from leishen.api.views import mount_views
+from leishen.loaders.corpus import load_corpus
+from leishen.readings import Reader
+from leishen.service.lore import open_store
+
+DESCRIPTION = """The cited correspondence graph of Da Liu Ren 大六壬, Qimen Dunjia 奇門遁甲 and the
+Nine Stars 九星, its charts and their readings. Every answer is the JSON `leishen … --json` prints.
+Errors are `{"error", "status", "type", "field", "matches"}` with a 4xx status naming what was wrong."""
+
+
+def _open(settings: Settings):
+    """The backend of *settings*, loaded and warmed (the NetworkX graph is built once per process)."""
+    store = open_store(settings.backend, settings.uri, settings.user, settings.password, settings.corpus)
+    if hasattr(store, "ensure_loaded"):
+        store.ensure_loaded()
+    return store
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The leishen HTTP API over *settings* (default: NetworkX, the default corpus, default limits)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        app.state.store = _open(settings)
+        app.state.reader = Reader(app.state.store, settings.corpus)
+        try:
+            yield
+        finally:
+            app.state.store.close()
+
+    app = FastAPIOffline(title="leishen 類神", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                         max_body_size=settings.max_body, swagger_ui_parameters={"validatorUrl": None})
+    app.state.settings = settings
+    app.state.corpus = load_corpus(settings.corpus) if settings.use_corpus else None
+    errors.install(app)
+    for router in (lore_router(settings), queries_router(settings), charts_router(settings)):
+        app.include_router(router)
+    mount_views(app)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The app of the ``LEISHEN_API_*`` environment (uvicorn's ``--factory`` entry for each worker)."""
+    return create_app(Settings.from_env())

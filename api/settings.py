@@ -1,0 +1,65 @@
+"""What an API process is configured with: the backend, the corpus and the limits.
+
+Every worker reads the same settings (``leishen serve`` passes them to its workers through
+``LEISHEN_API_*`` environment variables), so N workers or N replicas answer alike.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+
+from leishen.errors import BackendError
+
+ENV_PREFIX = "LEISHEN_API_"
+_BOOL = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Backend, corpus and the limits every request is held to."""
+
+    backend: str = "networkx"
+    uri: str | None = None
+    user: str | None = None
+    password: str | None = None
+    corpus: str | None = None
+    #: serve without the source texts (then /passages and /coverage answer 404, saying so)
+    use_corpus: bool = True
+    #: largest request body in bytes (413 beyond)
+    max_body: int = 1_000_000
+    #: largest row count a client may ask for (422 beyond); the default page size of list answers
+    max_rows: int = 5000
+    #: the row cap of /cypher when the client gives none
+    cypher_rows: int = 1000
+    #: the time limit of /cypher in seconds when the client gives none, and the most it may ask for
+    cypher_timeout: float = 10.0
+    cypher_max_timeout: float = 60.0
+    #: longest Cypher text in characters (422 beyond)
+    cypher_max_chars: int = 20_000
+    #: most moments /find may scan in one request (a month of hours), and its time limit in seconds
+    find_max_steps: int = 24 * 31
+    find_timeout: float = 60.0
+
+    @classmethod
+    def from_env(cls, environ=None) -> Settings:
+        """Settings from ``LEISHEN_API_<FIELD>`` variables (NEO4J_URI/USER/PASSWORD as fallbacks)."""
+        env = os.environ if environ is None else environ
+        values = {}
+        for f in fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw is None:
+                continue
+            kind = type(f.default) if f.default is not None else str
+            try:
+                values[f.name] = _BOOL[raw.lower()] if kind is bool else kind(raw)
+            except (KeyError, ValueError) as exc:
+                raise BackendError(f"{ENV_PREFIX}{f.name.upper()}={raw!r} is not a {kind.__name__}") from exc
+        for key in ("uri", "user", "password"):
+            values.setdefault(key, env.get(f"NEO4J_{key.upper()}"))
+        return cls(**values)
+
+    def to_env(self) -> dict[str, str]:
+        """The ``LEISHEN_API_*`` variables that reproduce these settings in a worker."""
+        return {ENV_PREFIX + f.name.upper(): str(getattr(self, f.name)) for f in fields(self)
+                if getattr(self, f.name) is not None}

@@ -1,0 +1,54 @@
+"""The pages of :mod:`leishen.viz` served by the API: /views/symbol/{name}, /views/reading, /views/schema,
+and the web page at ``/`` (its static folder, mounted last so every API route comes first)."""
+
+import importlib.util
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+
+from leishen.api import deps
+from leishen.api.errors import responses
+from leishen.api.models import ReadingQuery
+
+Store = Annotated[Any, Depends(deps.store)]
+#: a page answers HTML; its errors stay JSON (the default media type of the routes)
+HTML = {200: {"content": {"text/html": {"schema": {"type": "string"}}}, "description": "the page"}}
+
+
+def views_router() -> APIRouter:
+    """The page routes (HTML answers; errors are JSON like everywhere else)."""
+    from leishen import viz
+
+    api = APIRouter(prefix="/views", tags=["pages"])
+
+    @api.get("/symbol/{name}", response_model=None, responses={**HTML, **responses(400, 404, 422)})
+    def symbol(request: Request, store: Store, name: Annotated[str, Path(min_length=1, max_length=200)],
+               depth: Annotated[int, Query(ge=1, le=3)] = 1, facts: bool = False) -> HTMLResponse:
+        """A symbol's neighbourhood as an interactive graph page (``leishen view NAME``)."""
+        return HTMLResponse(viz.symbol_page(store, name, depth=depth, show_facts=facts,
+                                            corpus=request.app.state.corpus or False))
+
+    @api.get("/reading", response_model=None, responses={**HTML, **responses(400, 422)})
+    def reading(request: Request, query: Annotated[ReadingQuery, Query()]) -> HTMLResponse:
+        """A reading's subgraph: chart slots, bound symbols, the paths of the findings (``leishen view --reading``)."""
+        found = request.app.state.reader.read(query.chart(), topic=query.topic)
+        return HTMLResponse(viz.reading_page(found, corpus=request.app.state.corpus or False))
+
+    @api.get("/schema", response_model=None, responses=HTML)
+    def schema(store: Store) -> HTMLResponse:
+        """Labels and relation types with their counts (``leishen view --schema``)."""
+        return HTMLResponse(viz.schema_page(store))
+
+    return api
+
+
+def mount_views(app: FastAPI) -> None:
+    """Add the page routes and the web page at ``/`` when :mod:`leishen.viz` is installed."""
+    if importlib.util.find_spec("leishen.viz") is None:
+        return
+    from leishen import viz
+
+    app.include_router(views_router())
+    app.mount("/", StaticFiles(directory=viz.web_root(), html=True), name="web")

@@ -1,0 +1,144 @@
+"""Export the graph for Gephi, Cytoscape and spreadsheets: GraphML, node-link JSON, or two CSV tables.
+
+What is exported is the graph of direct relations between symbols: every node but the reifying
+``Fact`` and ``Passage`` nodes, and one edge per fact carrying its citations as edge attributes
+(``src`` = the ``doc:line`` list, ``fact``, ``zh``, ``variant``, ``note``, and ``qualifiers`` — the
+literal ones and, for a symbol qualifier, its node id).  Optionally only a symbol's neighbourhood:
+the nodes within ``depth`` relations of it, either direction.
+
+GraphML cannot hold lists or maps: lists are joined with ``|`` and maps written as JSON there and in
+CSV; node-link JSON keeps them as they are.  The writers are networkx's own (``write_graphml``,
+``node_link_data``) and the standard ``csv`` module.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import networkx as nx
+
+from leishen.errors import LeishenError
+from leishen.queries.catalog import HIDDEN_LABELS, REIFIED
+
+FORMATS = ("graphml", "json", "csv")
+SEPARATOR = "|"
+NODE_FIELDS = ("id", "label", "key", "name", "ko", "en", "aliases", "src")
+EDGE_FIELDS = ("source", "target", "type", "zh", "src", "fact", "qualifiers", "variant", "note", "item",
+               "source_name", "target_name")
+
+
+class ExportError(LeishenError):
+    """An export that cannot be written (unknown format, unwritable place)."""
+
+
+def _qualifiers(g: nx.MultiDiGraph, fact: str, literal: str) -> dict:
+    """A fact's qualifiers: its literal ones, and each symbol qualifier as the node id it names."""
+    quals = json.loads(literal or "{}")
+    fact_node = f"Fact:{fact}"
+    if fact_node in g:
+        for _, target, data in g.out_edges(fact_node, data=True):
+            if data["type"] == "QUALIFIER":
+                quals[data["role"]] = target
+    return quals
+
+
+def relation_graph(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """The direct relations between symbols, citations and qualifiers on each edge."""
+    out = nx.MultiDiGraph()
+    for node, attrs in g.nodes(data=True):
+        if attrs["label"] not in HIDDEN_LABELS:
+            out.add_node(node, **{k: v for k, v in attrs.items() if k in NODE_FIELDS})
+    for u, v, key, data in g.edges(keys=True, data=True):
+        if data["type"] in REIFIED or u not in out or v not in out:
+            continue
+        out.add_edge(u, v, key, type=data["type"], zh=data["zh"], src=list(data.get("src", ())),
+                     fact=data.get("fact", key), qualifiers=_qualifiers(g, key, data.get("qualifiers")),
+                     variant=data.get("variant", ""), note=data.get("note", ""), item=data.get("item", ""))
+    return out
+
+
+def neighbourhood(g: nx.MultiDiGraph, centres: list[str], depth: int) -> nx.MultiDiGraph:
+    """The subgraph of nodes within *depth* relations (either direction) of any of *centres*."""
+    if depth < 0:
+        raise ExportError(f"--depth must be 0 or more, not {depth}")
+    undirected = g.to_undirected(as_view=True)
+    keep = set()
+    for centre in centres:
+        keep |= set(nx.single_source_shortest_path_length(undirected, centre, cutoff=depth))
+    return g.subgraph(keep).copy()
+
+
+def _flat(value):
+    """A value GraphML and CSV can hold: lists joined with ``|``, maps as JSON, None as empty."""
+    if isinstance(value, (list, tuple)):
+        return SEPARATOR.join(str(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return "" if value is None else value
+
+
+def _flattened(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    flat = nx.MultiDiGraph()
+    flat.add_nodes_from((n, {k: _flat(v) for k, v in a.items()}) for n, a in g.nodes(data=True))
+    flat.add_edges_from((u, v, k, {a: _flat(x) for a, x in d.items()}) for u, v, k, d in g.edges(keys=True, data=True))
+    return flat
+
+
+def node_rows(g: nx.MultiDiGraph) -> list[dict]:
+    return [{"id": n, **{k: _flat(a.get(k)) for k in NODE_FIELDS if k != "id"}} for n, a in sorted(g.nodes(data=True))]
+
+
+def edge_rows(g: nx.MultiDiGraph) -> list[dict]:
+    rows = [{"source": u, "target": v, **{k: _flat(d.get(k)) for k in EDGE_FIELDS[2:10]},
+             "source_name": g.nodes[u].get("name", ""), "target_name": g.nodes[v].get("name", "")}
+            for u, v, d in g.edges(data=True)]
+    return sorted(rows, key=lambda r: (r["fact"], r["source"], r["target"]))
+
+
+def write_csv(g: nx.MultiDiGraph, folder: Path) -> list[Path]:
+    """``nodes.csv`` and ``edges.csv`` in *folder* (created when missing)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, fields, rows in (("nodes.csv", NODE_FIELDS, node_rows(g)), ("edges.csv", EDGE_FIELDS, edge_rows(g))):
+        path = folder / name
+        with path.open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=fields)
+            writer.writeheader()
+            writer.writerows(rows)
+        written.append(path)
+    return written
+
+
+def write(g: nx.MultiDiGraph, fmt: str, out: Path) -> list[Path]:
+    """Write *g* as *fmt* to *out* (a file; for ``csv`` a folder); the paths written."""
+    if fmt not in FORMATS:
+        raise ExportError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    try:
+        if fmt == "csv":
+            return write_csv(g, out)
+        if fmt == "graphml":
+            nx.write_graphml(_flattened(g), out, encoding="utf-8")
+        else:
+            out.write_text(json.dumps(nx.node_link_data(g, edges="edges"), ensure_ascii=False, indent=1), encoding="utf-8")
+    except OSError as exc:
+        raise ExportError(f"{out}: cannot be written ({exc.strerror})") from exc
+    return [out]
+
+
+def to_text(g: nx.MultiDiGraph, fmt: str) -> str:
+    """*g* as text in *fmt* (for stdout; ``csv`` gives the edges table only)."""
+    if fmt == "graphml":
+        return "\n".join(nx.generate_graphml(_flattened(g)))
+    if fmt == "json":
+        return json.dumps(nx.node_link_data(g, edges="edges"), ensure_ascii=False, indent=1)
+    if fmt == "csv":
+        import io
+
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=EDGE_FIELDS)
+        writer.writeheader()
+        writer.writerows(edge_rows(g))
+        return buffer.getvalue()
+    raise ExportError(f"--format must be one of {', '.join(FORMATS)}, not {fmt!r}")

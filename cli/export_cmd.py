@@ -1,0 +1,43 @@
+"""``leishen export``: the graph (or a symbol's neighbourhood) as GraphML, node-link JSON or CSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from leishen.backends import export
+from leishen.cli.options import emit_json, handle_errors, json_option
+
+
+@click.command("export")
+@click.option("--format", "fmt", type=click.Choice(export.FORMATS), required=True,
+              help="graphml (Gephi, Cytoscape), json (networkx node-link) or csv (nodes.csv + edges.csv)")
+@click.option("-o", "--output", type=click.Path(), default=None,
+              help="file to write (for csv: a folder for nodes.csv and edges.csv); default stdout")
+@click.option("--symbol", "symbol_name", default=None, help="only this symbol's neighbourhood")
+@click.option("--depth", type=click.IntRange(0, 6), default=1, show_default=True,
+              help="relations out from --symbol (either direction)")
+@click.option("--corpus", type=click.Path(file_okay=False), default=None,
+              help="folder of the source texts (default: $LEISHEN_CORPUS or ../shared/seeds)")
+@json_option
+@handle_errors
+def export_cmd(fmt, output, symbol_name, depth, corpus, as_json):
+    """Export the relations between symbols, with each fact's citations as edge attributes."""
+    from leishen.service import lore
+
+    store = lore.open_store("networkx", corpus=corpus)
+    store.ensure_loaded()
+    graph = export.relation_graph(store.graph)
+    if symbol_name:
+        graph = export.neighbourhood(graph, [n["id"] for n in lore.resolve_symbol(store, symbol_name)], depth)
+    if output is None:
+        click.echo(export.to_text(graph, fmt))
+        return
+    written = export.write(graph, fmt, Path(output))
+    report = {"format": fmt, "nodes": graph.number_of_nodes(), "relations": graph.number_of_edges(),
+              "files": [str(p) for p in written]}
+    if as_json:
+        emit_json(report)
+    else:
+        click.echo(f"wrote {report['nodes']} nodes and {report['relations']} relations to {', '.join(report['files'])}")

@@ -1,0 +1,19 @@
+"""``leishen mcp``: the MCP server on stdio (for an assistant's MCP client)."""
+
+from __future__ import annotations
+
+import click
+
+from leishen.cli.options import backend_options, handle_errors
+
+
+@click.command("mcp")
+@backend_options
+@click.option("--corpus", type=click.Path(file_okay=False), default=None,
+              help="folder of the source texts (default: $LEISHEN_CORPUS or ../shared/seeds)")
+@handle_errors
+def mcp(backend, uri, user, password, corpus):
+    """Serve the read-only MCP tools (named queries, symbol, path, chart, read, find) on stdin/stdout."""
+    from leishen.mcpserver.server import main
+
+    main(backend, uri, user, password, corpus)

@@ -1,0 +1,172 @@
+"""Moments: parsing ISO 8601 text into aware datetimes, the supported range, and clocks.
+
+A *moment* is a timezone-aware :class:`datetime.datetime` whose local year lies in
+:data:`MIN_YEAR`..:data:`MAX_YEAR` (1800-01-01T00:00 to 2200-12-31T23:59:59 on the moment's
+own clock, in any UTC offset from -12:00 to +14:00). Every error is a :class:`MomentError`
+whose message starts with the field (``moment:``, ``tz:``, ``fold:``, ``longitude:``).
+
+Local times in an IANA zone are checked against its transitions: a time in a gap (the
+clock jumped over it, e.g. 2024-03-10T02:30 in America/New_York) is an error; a time the
+clock shows twice (2024-11-03T01:30 there) needs ``fold`` (0 = the first, 1 = the second).
+
+True solar time comes from PyEphem (``ephem``, offline, no data files): the Sun's apparent
+hour angle at the longitude, read as a clock.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import ephem
+
+from leishen.errors import ChartError, MomentError
+
+MIN_YEAR, MAX_YEAR = 1800, 2200
+NOW = "now"
+_DATE_SHAPE = re.compile(r"^\s*[+-]?\d{4,}-\d{1,2}-\d{1,2}")
+_EXAMPLE = "1952-12-26T19:17:00+08:00"
+
+
+def parse_moment(text: str | None, tz: str | None = None, *, fold: int | None = None) -> datetime:
+    """Parse an ISO 8601 moment (or ``None`` / ``"now"`` for the current instant) into an aware datetime.
+
+    ``text`` either carries an offset (``1952-12-26T19:17+08:00``, ``…Z``) or is naive and
+    ``tz`` names an IANA zone (``Asia/Seoul``). With both, the instant is kept and shown in
+    ``tz``. A naive moment without ``tz`` is an error; so is a local time that never existed
+    in ``tz``, or one that occurred twice when ``fold`` is not given, or a year outside
+    :data:`MIN_YEAR`..:data:`MAX_YEAR`.
+    """
+    zone = zone_named(tz) if tz else None
+    if text is None or (isinstance(text, str) and text.strip().lower() == NOW):
+        now = datetime.now(zone) if zone else datetime.now().astimezone()
+        return check_moment(now.replace(microsecond=0))
+    parsed = _fromisoformat(text)
+    if parsed.tzinfo is None:
+        if zone is None:
+            raise MomentError(f"moment: {text!r} has no UTC offset; add one (e.g. +08:00) or pass tz (e.g. Asia/Shanghai)")
+        return check_moment(localize(parsed, zone, fold))
+    _check_year(parsed)
+    if zone is not None:
+        try:
+            parsed = parsed.astimezone(zone)
+        except (OverflowError, ValueError) as exc:
+            raise _range_error(f"{text.strip()} in {tz}") from exc
+    return check_moment(parsed)
+
+
+def _fromisoformat(text) -> datetime:
+    if not isinstance(text, str):
+        raise MomentError(f"moment: expected ISO 8601 text such as {_EXAMPLE}, found {type(text).__name__}")
+    try:
+        return datetime.fromisoformat(text.strip())
+    except ValueError as exc:
+        if _DATE_SHAPE.match(text) and ("out of range" in str(exc) or "must be in" in str(exc)):
+            raise MomentError(f"moment: {text.strip()!r}: no such date ({exc})") from exc
+        raise MomentError(f"moment: {text!r} is not an ISO 8601 date-time such as {_EXAMPLE}") from exc
+
+
+def zone_named(name: str) -> ZoneInfo:
+    """The IANA zone *name*, or a :class:`MomentError` naming the field ``tz``."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, TypeError) as exc:
+        raise MomentError(f"tz: {name!r} is not an IANA time zone such as Asia/Shanghai") from exc
+
+
+def localize(naive: datetime, zone: ZoneInfo, fold: int | None = None) -> datetime:
+    """Attach *zone* to a naive clock reading, refusing a time in a gap and an ambiguous time without *fold*."""
+    if fold not in (None, 0, 1):
+        raise MomentError(f"fold: {fold!r} is not 0 (the first of a repeated hour) or 1 (the second)")
+    _check_year(naive)
+    first, second = naive.replace(tzinfo=zone, fold=0), naive.replace(tzinfo=zone, fold=1)
+    try:
+        offsets = first.utcoffset(), second.utcoffset()
+        back = first.astimezone(timezone.utc).astimezone(zone).replace(tzinfo=None)
+    except (OverflowError, ValueError) as exc:
+        raise _range_error(f"{naive.isoformat()} in {zone.key}") from exc
+    if offsets[0] == offsets[1]:
+        return first
+    if back != naive:
+        raise MomentError(f"moment: {naive.isoformat()} does not exist in {zone.key} (the clocks jumped over it "
+                          f"from UTC{_offset(offsets[0])} to UTC{_offset(offsets[1])})")
+    if fold is None:
+        raise MomentError(f"moment: {naive.isoformat()} happened twice in {zone.key}; pass fold 0 for the first "
+                          f"(UTC{_offset(offsets[0])}) or 1 for the second (UTC{_offset(offsets[1])})")
+    return naive.replace(tzinfo=zone, fold=fold)
+
+
+def _offset(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    sign = "+" if minutes >= 0 else "-"
+    return f"{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def _range_error(what: str) -> MomentError:
+    return MomentError(f"moment: {what} is outside the supported range {MIN_YEAR}-01-01 to {MAX_YEAR}-12-31 "
+                       f"(local clock)")
+
+
+def _check_year(moment: datetime) -> None:
+    if not MIN_YEAR <= moment.year <= MAX_YEAR:
+        raise MomentError(f"moment: year {moment.year} is outside the supported range {MIN_YEAR}-{MAX_YEAR} "
+                          f"({MIN_YEAR}-01-01 to {MAX_YEAR}-12-31 on the moment's own clock)")
+
+
+_MAX_OFFSET = timedelta(hours=14)
+
+
+def check_moment(moment: datetime) -> datetime:
+    """Raise :class:`MomentError` unless *moment* is aware and within the supported years."""
+    if isinstance(moment, datetime):
+        offset = moment.utcoffset()
+        if offset is not None and MIN_YEAR <= moment.year <= MAX_YEAR and -_MAX_OFFSET <= offset <= _MAX_OFFSET:
+            return moment
+    if not isinstance(moment, datetime):
+        raise MomentError(f"moment: expected a datetime, found {type(moment).__name__}")
+    if moment.utcoffset() is None:
+        raise MomentError(f"moment: {moment.isoformat()} is naive; give it a tzinfo (e.g. ZoneInfo('Asia/Shanghai'))")
+    _check_year(moment)
+    raise MomentError(f"moment: UTC offset {_offset(moment.utcoffset())} is outside -12:00..+14:00")
+
+
+# ---------------------------------------------------------------- clocks
+
+def equation_of_time(utc: datetime) -> float:
+    """Apparent minus mean solar time at the instant *utc* (aware or naive UTC), in minutes, by PyEphem.
+
+    The Sun's apparent hour angle at Greenwich, plus 12 h, is Greenwich apparent solar time;
+    UTC stands for Greenwich mean time (UT1 − UTC, under a second, is ignored).
+    """
+    if utc.tzinfo is not None:
+        utc = utc.astimezone(timezone.utc).replace(tzinfo=None)
+    observer = ephem.Observer()
+    observer.lon, observer.lat, observer.elevation = "0", "0", 0
+    observer.pressure = 0                     # no refraction: the hour angle only
+    observer.date = ephem.Date(utc)
+    sun = ephem.Sun(observer)
+    hour_angle = float(observer.sidereal_time()) - float(sun.g_ra)
+    apparent = (hour_angle / (2 * math.pi) * 1440.0 + 720.0) % 1440.0
+    mean = utc.hour * 60 + utc.minute + (utc.second + utc.microsecond / 1e6) / 60.0
+    return (apparent - mean + 720.0) % 1440.0 - 720.0
+
+
+def true_solar_time(moment: datetime, longitude: float) -> datetime:
+    """Local apparent (true) solar time at *longitude* (degrees east), as a naive clock reading.
+
+    mean solar time = UTC + longitude × 4 min; true solar time = mean + equation of time.
+    """
+    if not (isinstance(longitude, (int, float)) and -180.0 <= longitude <= 180.0):
+        raise ChartError(f"longitude: {longitude!r} is outside -180..180 degrees")
+    utc = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return utc + timedelta(minutes=4.0 * longitude + equation_of_time(utc))
+
+
+def chart_clock(moment: datetime, longitude: float | None = None) -> datetime:
+    """The clock the day and hour pillars are read from: the moment itself (its own local clock;
+    only its date and hour fields are read), or the naive true solar time at *longitude*."""
+    if longitude is None:
+        return moment
+    return true_solar_time(moment, longitude)

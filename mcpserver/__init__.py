@@ -1,0 +1,1 @@
+"""leishen.mcpserver — the MCP server (``leishen mcp``; named to leave the ``mcp`` SDK unshadowed)."""

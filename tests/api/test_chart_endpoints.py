@@ -1,0 +1,119 @@
+"""/charts, /readings and /find answer what the engine and the readings answer; bad input names the field."""
+
+from __future__ import annotations
+
+import pytest
+
+import leishen
+from leishen.api.models import ChartQuery
+
+from apicheck import assert_error
+
+MOMENT = "2026-12-01T10:00+09:00"
+
+
+def test_chart_is_the_engine_chart(client):
+    answer = client.get("/charts", params={"moment": MOMENT})
+    assert answer.status_code == 200
+    assert answer.json() == leishen.chart(MOMENT)
+
+
+def test_chart_school_options_reach_the_engine(client):
+    params = {"moment": "1952-12-26T19:17", "tz": "Asia/Shanghai", "systems": ["liuren", "qimen"],
+              "day_boundary": "00:00", "noble_table": "tongshu", "qimen_method": "zhi_run",
+              "qimen_centre_host": "kun2"}
+    body = client.get("/charts", params=params).json()
+    expected = leishen.chart(params["moment"], tz=params["tz"], request=ChartQuery(**params).request())
+    assert body == expected and "ninestar" not in body and body["calendar"]["day_boundary"] == "00:00"
+    assert body["qimen"]["options"]["method"] == "zhi_run"
+
+
+@pytest.mark.parametrize("params, field", [
+    ({"moment": ""}, "moment"),
+    ({"moment": MOMENT, "fold": 2}, "fold"),
+    ({"moment": MOMENT, "systems": ["astrology"]}, "systems"),
+    ({"moment": MOMENT, "shehai": "bogus"}, "shehai"),
+    ({"moment": MOMENT, "qimen_leap_threshold": 99}, "qimen_leap_threshold"),
+    ({"moment": MOMENT, "longitude": 500}, "longitude"),
+    ({"moment": MOMENT, "colour": "red"}, "colour"),
+])
+def test_chart_bad_options_name_the_field(client, params, field):
+    assert assert_error(client.get("/charts", params=params), 422, field)["field"].startswith(field)
+
+
+def test_no_moment_means_now(client):
+    body = client.get("/charts", params={"systems": ["ninestar"]}).json()
+    assert body["moment"]["utc"] and set(body) >= {"pillars", "ninestar"} and "liuren" not in body
+
+
+@pytest.mark.parametrize("moment, tz", [("2026-13-01T10:00+09:00", None), ("2026-12-01T10:00", None),
+                                        ("2026-12-01T10:00", "Mars/Olympus"), ("0001-01-01T00:00+14:00", None)])
+def test_chart_bad_moments_are_4xx(client, moment, tz):
+    answer = client.get("/charts", params={"moment": moment, **({"tz": tz} if tz else {})})
+    assert answer.status_code in (400, 422) and answer.json()["error"]
+
+
+def test_reading_of_a_moment_is_the_reading_of_its_chart(client, app):
+    answer = client.get("/readings", params={"moment": MOMENT})
+    assert answer.status_code == 200
+    expected = app.state.reader.read(leishen.chart(MOMENT))
+    assert answer.json() == expected and expected["findings"]
+    assert all(f["src"] for f in expected["findings"])
+
+
+def test_reading_of_a_typed_in_chart(client, app):
+    chart = leishen.chart(MOMENT)
+    answer = client.post("/readings", json=chart)
+    assert answer.status_code == 200 and answer.json() == app.state.reader.read(chart)
+
+
+@pytest.mark.parametrize("body, field", [({}, "chart"), ({"liuren": "a plate"}, "liuren"),
+                                         ({"qimen": {"palaces": 3}}, "qimen"), ([1, 2], None),
+                                         ({"ninestar": {"year": "三碧"}}, "ninestar")])
+def test_a_malformed_typed_chart_is_422_naming_the_field(client, body, field):
+    error = assert_error(client.post("/readings", json=body), 422)["error"]
+    assert field is None or error.startswith(field), error
+
+
+def test_unknown_topic_is_4xx_listing_topics(client):
+    assert_error(client.get("/readings", params={"moment": MOMENT, "topic": "no-such-topic"}), 400, "no-such-topic")
+
+
+def test_find_is_what_the_readings_find(client, app):
+    from leishen.engine.calendar import parse_moment
+    from leishen.readings.search import find
+
+    params = {"rule": "relations", "start": "2026-01-01T00:00+08:00", "end": "2026-01-01T05:00+08:00"}
+    answer = client.get("/find", params=params)
+    assert answer.status_code == 200
+    expected = list(find(app.state.reader, "relations", parse_moment(params["start"]), parse_moment(params["end"])))
+    assert answer.json() == expected and expected
+    assert client.get("/find", params={**params, "limit": 2}).json() == expected[:2]
+
+
+@pytest.mark.parametrize("params, status", [
+    ({"rule": "relations", "start": "2026-01-01T00:00+08:00", "end": "2027-01-01T00:00+08:00"}, 400),
+    ({"rule": "relations", "start": "2026-01-02T00:00+08:00", "end": "2026-01-01T00:00+08:00"}, 400),
+    ({"rule": "no-such-rule", "start": "2026-01-01T00:00+08:00", "end": "2026-01-01T01:00+08:00"}, 400),
+    ({"rule": "relations", "start": "2026-01-01T00:00+08:00", "end": "2026-01-01T01:00+08:00", "step": "week"}, 422),
+    ({"rule": "relations", "start": "2026-01-01T00:00+08:00"}, 422),
+])
+def test_find_bad_input(client, params, status):
+    assert_error(client.get("/find", params=params), status)
+
+
+def test_every_school_option_of_the_engine_is_a_parameter():
+    import inspect
+    from dataclasses import fields
+
+    from leishen.api.models import NINESTAR_KEYS, QIMEN_KEYS
+    from leishen.engine.chart import CALENDAR_KEYS
+    from leishen.engine.liuren.options import LiurenOptions
+    from leishen.engine.ninestar import ninestar_chart
+    from leishen.engine.qimen.chart import qimen_chart
+
+    params = set(ChartQuery.model_fields)
+    assert {f.name for f in fields(LiurenOptions)} <= params
+    for func, keys in ((qimen_chart, QIMEN_KEYS), (ninestar_chart, NINESTAR_KEYS)):
+        options = set(inspect.signature(func).parameters) - {"moment", *CALENDAR_KEYS}
+        assert options == set(keys.values()) and set(keys) <= params
