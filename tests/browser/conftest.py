@@ -36,9 +36,7 @@ def live_server(corpus_dir):
     """The API of leishen.api on uvicorn in a thread; yields its base URL."""
     import uvicorn
 
-    # the API is its own package (leishen.api); until it is in the tree these tests cannot run
-    api = pytest.importorskip("leishen.api", reason="leishen.api (the HTTP API) is not in this tree yet")
-    Settings, create_app = api.Settings, api.create_app
+    from leishen.api import Settings, create_app
 
     port = free_port()
     config = uvicorn.Config(create_app(Settings(corpus=str(corpus_dir))), host="127.0.0.1", port=port,
