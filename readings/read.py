@@ -213,7 +213,7 @@ class Reader:
             ctx = Context(b, self.vocab, self.labels)  # a rule's checks do not depend on the topic asked
             for rule in self.rules:
                 topic = dict(self.facts[rule.fact].qualifiers).get("topic")
-                if rule.system in b.systems and (topic is None or topic in topic_ids):
+                if rule.system in b.systems and (topic is None or topic in topic_ids or ALL_TOPICS in topic_ids):
                     collect_checks(rule.when, {}, ctx, checks)
         return checks
 

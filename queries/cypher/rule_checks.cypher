@@ -2,7 +2,8 @@
 // doc: the ground checks of the rules' graph predicates, answered at once; one row per check that holds
 //      with its smallest witness (a list of hops [from, type, to, key, src, forward]); sorted by id
 // params: $paths (list of {id, a, b, types, dirs}; 1 to 3 steps, dirs 'out' | 'in' | 'either'),
-//         $facts (list of {id, relation, subject, object, role, value, via_types, via_dirs}; 0 or 2 via steps)
+//         $facts (list of {id, relation, subject, object, role, value, via_types, via_dirs}; no via step,
+//         or two steps walked out then in: X -T1-> m <-T2- subject, as the vocabulary's vigour defines it)
 CALL () {
   UNWIND $paths AS c
   WITH c WHERE size(c.types) = 1
@@ -36,9 +37,10 @@ CALL () {
   RETURN c.id AS id, [[s.id, type(r), o.id, r.key, r.src, true]] AS hops
   UNION ALL
   UNWIND $facts AS c
-  WITH c WHERE size(c.via_types) = 2
-  MATCH (x:Node {id: c.subject})-[v1:$(c.via_types[0])]-(m:Node)-[v2:$(c.via_types[1])]-(s:Node)-[r:$(c.relation)]->(o:Node {id: c.object})
-  WHERE (c.via_dirs[0] = 'out') = (startNode(v1) = x) AND (c.via_dirs[1] = 'out') = (startNode(v2) = m)
+  WITH c WHERE size(c.via_types) = 2 AND c.via_dirs = ['out', 'in']
+  MATCH (x:Node {id: c.subject})-[v1:$(c.via_types[0])]->(m:Node)
+  MATCH (m)<-[v2:$(c.via_types[1])]-(s:Node)
+  MATCH (s)-[r:$(c.relation)]->(o:Node {id: c.object})
   MATCH (:Node {id: 'Fact:' + r.fact})-[q:QUALIFIER]->(:Node {id: c.value})
   WHERE q.role = c.role
   RETURN c.id AS id, [[x.id, type(v1), m.id, v1.key, v1.src, startNode(v1) = x],
