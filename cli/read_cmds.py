@@ -92,6 +92,7 @@ def render_reading(reading: dict, lang: str) -> str:
 @click.command("read")
 @click.argument("moment", required=False)
 @click.option("--tz", default=None, help="IANA time zone for a moment without offset")
+@click.option("--fold", type=click.IntRange(0, 1), default=None, help="which of an ambiguous local time (DST end)")
 @click.option("--topic", default=None, help="a topic in zh, ko or en (射覆, 求財, weather …), or '*' for every topic; none: the general reading")
 @click.option("--lang", type=click.Choice(LANGS), default="zh", show_default=True, help="language of the meanings")
 @click.option("--chart", "typed", type=click.Path(dir_okay=False, allow_dash=True), default=None,
@@ -99,13 +100,13 @@ def render_reading(reading: dict, lang: str) -> str:
 @backend_options
 @click.option("--json", "as_json", is_flag=True, help="machine-readable JSON on stdout")
 @handle_errors
-def read(moment, tz, topic, lang, typed, backend, uri, user, password, as_json):
-    """Read the chart of MOMENT (or --chart FILE): every rule it meets, with its path and citations."""
-    import leishen
-    if (moment is None) == (typed is None):
-        raise ChartError("give exactly one of MOMENT or --chart FILE")
+def read(moment, tz, fold, topic, lang, typed, backend, uri, user, password, as_json):
+    """Read the chart of MOMENT (default now; or --chart FILE): every rule it meets, with its path and citations."""
+    from leishen.service.charts import chart_of
+    if moment is not None and typed is not None:
+        raise ChartError("give MOMENT or --chart FILE, not both")
     r = _reader(backend, uri, user, password)
-    chart = _load_chart(typed) if typed else leishen.chart(moment, tz=tz)
+    chart = _load_chart(typed) if typed else chart_of(moment, tz=tz, fold=fold)
     reading = r.read(chart, topic=topic)
     click.echo(json.dumps(reading, ensure_ascii=False) if as_json else render_reading(reading, lang))
 

@@ -167,3 +167,13 @@ def test_find_gives_json_lines_and_refuses_an_unknown_rule():
     assert result.exit_code == 0 and len(lines) == 6 and all(x["findings"] for x in lines)
     bad = runner.invoke(main, ["find", "nothing-such", "--from", "2026-01-01T00:00+08:00", "--to", "2026-01-02T00:00+08:00"])
     assert bad.exit_code == 2 and "unknown rule 'nothing-such'" in bad.output
+
+
+def test_read_defaults_to_now_and_names_a_bad_moment():
+    runner = CliRunner()
+    now = runner.invoke(main, ["read", "--json"])
+    assert now.exit_code == 0 and json.loads(now.output)["findings"]
+    bad = runner.invoke(main, ["read", "2023-02-29T10:00+08:00"])
+    assert bad.exit_code == 2 and "no such date" in bad.output
+    gap = runner.invoke(main, ["read", "2024-03-10T02:30", "--tz", "America/New_York"])
+    assert gap.exit_code == 2 and "Traceback" not in gap.output
