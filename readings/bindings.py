@@ -132,8 +132,8 @@ def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
 
 def _birth_slots(birth: dict, lex: Lexicon, s: dict) -> None:
     """本命 / 行年 (and their stems) from the asker's birth: the pillars ``ben_ming`` and ``xing_nian``."""
-    for key, field in (("本命", "ben_ming"), ("行年", "xing_nian")):
-        pillar = birth.get(field)
+    for key, part in (("本命", "ben_ming"), ("行年", "xing_nian")):
+        pillar = birth.get(part)
         if pillar:
             _root(s, key, lex.id("Branch", pillar[1]))
             _root(s, f"{key}干", lex.id("Stem", pillar[0]))
@@ -141,8 +141,8 @@ def _birth_slots(birth: dict, lex: Lexicon, s: dict) -> None:
 
 def _pillar_slots(pillars: dict, lex: Lexicon, s: dict, branches: bool) -> None:
     """年干 月干 (and, when *branches*, 年支 月支) from the chart's four pillars."""
-    for key, field in (("年", "year"), ("月", "month")):
-        pillar = pillars.get(field)
+    for key, part in (("年", "year"), ("月", "month")):
+        pillar = pillars.get(part)
         if pillar:
             _root(s, f"{key}干", lex.id("Stem", pillar[0]))
             if branches:

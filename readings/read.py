@@ -20,7 +20,7 @@ from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, collect_checks, evaluate
 from leishen.readings.index import RuleIndex, present_pairs
-from leishen.readings.findings import chain_walk, fact_hop, finding, main_walk, node_json, walk_to, witness_walk
+from leishen.readings.findings import fact_hop, finding, main_walk, node_json, walk_to, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
 from leishen.readings.trail import chart_trail
@@ -55,14 +55,10 @@ class Reader:
         self.props = dict(self.lex.props)
         self.props.update((n.id, n.props) for n in self.data.nodes if n.label == "Fact")  # names of Fact nodes in paths
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
-        self.seasons = {f.subject: f.object for f in self.data.facts if f.relation == "IN_SEASON"}
+        self._fact_tables()
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
         self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
-        self.meanings = defaultdict(list)  # pattern id → facts giving its meaning without a condition
-        for f in self.data.facts:
-            if f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and not f.when:
-                self.meanings[f.subject].append(f)
         locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
         for e in self.data.edges:
@@ -78,14 +74,21 @@ class Reader:
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self._chosen: dict = {}
-        self.conditioned_meanings = {f.subject for f in self.data.facts
-                                     if f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and f.when}
-        self.consults = defaultdict(set)  # topic id → the names of the domains it consults (類神)
+
+    def _fact_tables(self) -> None:
+        """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
+        meanings of each pattern that have no condition of their own, the domains each topic consults
+        (CONSULTS, for the 類神) and the topics that have facts."""
+        self.seasons, self.meanings, self.consults, topics = {}, defaultdict(list), defaultdict(set), set()
         for f in self.data.facts:
-            if f.relation == "CONSULTS":
+            if f.relation == "IN_SEASON":
+                self.seasons[f.subject] = f.object
+            elif f.relation == "CONSULTS":
                 self.consults[f.subject].add(self.props[f.object]["name"])
-        self.topic_ids = sorted(({dict(f.qualifiers).get("topic") for f in self.data.facts} | set(self.consults))
-                                - {None})
+            elif f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and not f.when:
+                self.meanings[f.subject].append(f)
+            topics.add(dict(f.qualifiers).get("topic"))
+        self.topic_ids = sorted((topics | set(self.consults)) - {None})
 
     # ---- topics -------------------------------------------------------------------------------
     def topics(self) -> list[dict]:
@@ -248,10 +251,6 @@ class Reader:
         return {cid: slots[name] for name, cid in self.slot_concept_ids.items()
                 if name in slots and isinstance(slots[name].value, str)}
 
-    def fact_name(self, fact_id: str) -> str:
-        fact = self.facts.get(fact_id)
-        return self._name(fact) if fact else fact_id
-
     def _name(self, fact) -> str:
         s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
         return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
@@ -350,4 +349,4 @@ def tally(findings: list[dict]) -> dict:
     return out
 
 
-__all__ = ["Reader", "TopicError", "tally", "chain_walk"]
+__all__ = ["Reader", "TopicError", "tally"]
