@@ -40,6 +40,20 @@ class Context:
     topic: str | None = None
     patterns: dict = field(default_factory=dict)
     undecided: frozenset = frozenset()
+    lookup: dict = field(default_factory=dict)  # (scope, local) → {value: [instance index, …]}, filled as asked
+
+    def instances_with(self, scope: str, local: str, values) -> list[tuple[str, dict]]:
+        """The instances of a scope whose local slot is bound to one of *values*, in scope order."""
+        found = self.bindings.scopes.get(scope, ())
+        index = self.lookup.get((scope, local))
+        if index is None:
+            index = self.lookup[(scope, local)] = {}
+            for i, (_, inst) in enumerate(found):
+                bound = inst.get(local)
+                if bound is not None:
+                    index.setdefault(bound.value, []).append(i)
+        hits = [i for v in values for i in index.get(v, ())]
+        return [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
 
 
 def follow(bound: Bound | None, path: tuple, b: Bindings) -> Bound | None:
@@ -181,14 +195,20 @@ class Ranging(Node):
     """``some`` / ``every`` / ``at``: the body in the instances of a scope (``at``: the one instance a
     slot names — a transmission by name, a palace or earth position by its value)."""
 
-    __slots__ = ("pred", "scope", "head", "body")
+    __slots__ = ("pred", "scope", "head", "body", "lead")
 
     def __init__(self, pred: str, head, body: Node, vocab: Vocabulary):
         self.pred, self.body = pred, body
         self.scope = head.name if isinstance(head, Scope) else None
         self.head = None if self.scope else (head, Arg(head, vocab))
+        self.lead = _leading_eq(body, self.scope, vocab) if pred == "some" and self.scope else None
 
-    def instances(self, env: dict, b: Bindings) -> list[tuple[str, dict]]:
+    def instances(self, env: dict, ctx: Context) -> list[tuple[str, dict]]:
+        """The instances the body is tried in. ``some`` whose body starts with ``eq(local, X)`` tries only
+        the instances binding the local to X (the body fails in every other)."""
+        b = ctx.bindings
+        if self.lead is not None and not env:
+            return ctx.instances_with(self.scope, *self.lead)
         if self.scope is not None:
             found = b.scopes.get(self.scope, ())
             return [(key, {**env, **local}) for key, local in found] if env else found
@@ -205,21 +225,21 @@ class Ranging(Node):
 
     def ev(self, env, ctx, answers):
         if self.pred == "every":
-            wits, instances = [], self.instances(env, ctx.bindings)
+            wits, instances = [], self.instances(env, ctx)
             for _, local in instances:
                 ok, w, _ = self.body.ev(local, ctx, answers)
                 if not ok:
                     return FAIL
                 wits += w
             return bool(instances), wits, []
-        for key, local in self.instances(env, ctx.bindings):
+        for key, local in self.instances(env, ctx):
             ok, w, i = self.body.ev(local, ctx, answers)
             if ok:
                 return True, w, [key, *i]
         return FAIL
 
     def need(self, env, ctx, out):
-        instances = self.instances(env, ctx.bindings)
+        instances = self.instances(env, ctx)
         if self.pred == "every":
             mine, result = set(), bool(instances)
             for _, local in instances:
@@ -238,6 +258,16 @@ class Ranging(Node):
             if got is None:
                 result = None
         return result
+
+
+def _leading_eq(body: Node, scope: str, vocab: Vocabulary) -> tuple[str, frozenset] | None:
+    """(local slot, values) when the body of a ``some`` over *scope* starts with ``eq`` / ``among`` of
+    one of the scope's own slots (no suffix)."""
+    first = body.subs[0] if isinstance(body, All) else body
+    if isinstance(first, ChartLeaf) and first.pred in ("eq", "among") and first.first.slot is not None \
+            and not first.first.path and first.first.local in vocab.scopes[scope]["locals"]:
+        return first.first.local, first.wanted
+    return None
 
 
 def _scope_key(value, b: Bindings):

@@ -20,7 +20,7 @@ from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, compile_condition
 from leishen.readings.index import RuleIndex, present_pairs
-from leishen.readings.findings import fact_hop, finding, main_walk, node_json, walk_to, witness_walk
+from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
 from leishen.readings.trail import chart_trail
@@ -70,17 +70,20 @@ class Reader:
         for e in self.data.edges:
             sources[(e.type, e.dst)].add(e.src)
         self.requires_index = RuleIndex(self.requires, locals_of, sources)
-        self.others_index = RuleIndex(self.others, locals_of, sources)
+        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True)
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
+        self.lore_answers: dict = {}  # the lore queries' answers, when the cache is on
         self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
                            for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self._chosen: dict = {}
+        self.made = Made(self)
+        self._scope_counts: dict = {}
 
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
@@ -129,7 +132,7 @@ class Reader:
         order, paths, facts = check_params(c for c in checks if c not in known)
         rows = self.backend.run("rule_checks", paths=paths, facts=facts) if order else []
         fresh = dict.fromkeys(order)
-        fresh.update((order[r["id"]], r["hops"]) for r in rows)
+        fresh.update((order[r["id"]], Hops(r["hops"])) for r in rows)
         if self.cache:
             self._answers.update(fresh)
             return self._answers
@@ -160,6 +163,7 @@ class Reader:
         """The reading of a chart (JSON-able dict; see docs/readings.md). *only* limits the rules to
         those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings."""
         topic_id = self.topic_id(topic)
+        self.made.start()
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx = Context(b, self.vocab, self.labels, topic_id)
         if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
@@ -173,26 +177,31 @@ class Reader:
         else:
             requires = [r for r in self.requires if self._in_scope(r, ctx)]
             present = present_pairs(b)
-            others = [r for r in self.others_index.candidates(present) if self._in_scope(r, ctx)]
             possible = {r.fact for r in self.requires_index.candidates(present)}
+            others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
         checks: set = set()
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
             answers = _Lazy(self)
         else:  # one round trip for the checks that can change the reading
             ctx = replace(ctx, undecided=self._need_patterns(requires, possible, ctx, checks))
+            if others is None:
+                others = self._candidates(present, ctx.undecided, ctx)
             for rule in others:
                 self.compiled[rule.fact].need({}, ctx, checks)
             answers = self.answer(checks | set(lore.values()))
         findings, held = self._patterns(requires, possible, ctx, answers)
         ctx = replace(ctx, patterns=held, undecided=frozenset())
-        counts = {"rules_in_scope": len(requires) + len(others), "checks": len(checks),
-                  "out_of_scope": len(self.rules) - len(requires) - len(others)}
+        if others is None:
+            others = self._candidates(present, held, ctx)
+        counts = {"rules_in_scope": self._in_scope_count(b.systems, topic_id), "rules_tried": len(requires) + len(others),
+                  "checks": len(checks)}
+        counts["out_of_scope"] = len(self.rules) - counts["rules_in_scope"]
         concepts = self._slot_concepts(ctx)
         for rule in others:
             ok, wits, where = self.compiled[rule.fact].ev({}, ctx, answers)
             if ok:
-                findings.append(self._rule_finding(rule, wits, where, ctx, concepts))
+                findings.append(self.made.rule(rule, wits, where, ctx, concepts))
         if lore:
             findings += lore_findings(self, b, answers, lore)
             findings += relation_findings(self, b, relation_rows(self, b))
@@ -205,6 +214,21 @@ class Reader:
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
+
+    def _candidates(self, present: dict, patterns, ctx: Context) -> list:
+        """The in-scope rules (other than REQUIRES) the chart may meet, given the patterns that hold (or
+        may hold, while checks are collected)."""
+        chart = present[None][0] | {("pattern", p) for p in patterns}
+        return [r for r in self.others_index.candidates({**present, None: [chart]}) if self._in_scope(r, ctx)]
+
+    def _in_scope_count(self, systems: tuple, topic: str | None) -> int:
+        """How many rules a reading of these systems and this topic has in scope (before pruning)."""
+        key = (systems, topic)
+        if key not in self._scope_counts:
+            self._scope_counts[key] = sum(
+                1 for r in self.rules if r.system in systems
+                and (self.rule_topic[r.fact] in (None, topic) or topic == ALL_TOPICS))
+        return self._scope_counts[key]
 
     def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
         """Ask the backend, in one call, every ground check the readings of these charts under these
@@ -245,16 +269,6 @@ class Reader:
             answers = self.answer(checks)
         ok, wits, where = node.ev({}, ctx, answers)
         return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
-
-    def _rule_finding(self, rule, wits: list, where: list, ctx: Context, concepts: dict) -> dict:
-        fact = self.facts[rule.fact]
-        walks = [witness_walk(w, self.props) for w in wits]
-        path, evidence = main_walk(fact, walks, self.props, concepts)
-        topic = self.rule_topic[rule.fact]
-        return finding(system=rule.system, topic=self.props[topic]["name"] if topic else None, query="rules",
-                       fact=fact, name=self._name(fact), polarity=rule.polarity, judgment=rule.judgment,
-                       bindings=_walk_bindings([path, *evidence]), path=path, evidence=evidence,
-                       props=self.props, options=ctx.bindings.options.get(rule.system, {}), where=where)
 
     def _slot_concepts(self, ctx: Context) -> dict:
         """Concept nodes that stand for a chart slot (Concept:日干 …) → the slot's bound value."""
@@ -307,37 +321,20 @@ class Reader:
                 continue
             results = [(r, *self.compiled[r.fact].ev({}, ctx, answers)) for r in rules]
             if all(ok for _, ok, _, _ in results):
-                path, evidence = self._pattern_path(pattern, results, concepts)
-                held[pattern] = [path, *evidence]
-                findings += self._pattern_findings(pattern, results, path, evidence, ctx)
+                found, held[pattern] = self.made.pattern(pattern, results, ctx, concepts)
+                findings += found
         return findings, held
 
-    def _pattern_path(self, pattern: str, results: list, concepts: dict) -> tuple[list, list]:
-        """The walk from a chart slot to the pattern (through its first REQUIRES edge) and the others."""
-        req = self.facts[results[0][0].fact]
-        walks = [witness_walk(w, self.props) for _, _, ws, _ in results for w in ws]
-        head, evidence = walk_to(req.object, walks, self.props, concepts)
-        return head + [fact_hop(req, forward=False), node_json(pattern, self.props)], evidence
 
-    def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, ctx: Context) -> list[dict]:
-        """The pattern itself (the walk ends at the pattern), then a finding per meaning of it that has no
-        condition of its own and no other topic (meanings with a condition are rules, found as such)."""
-        first_rule, _, _, where = results[0]
-        req = self.facts[first_rule.fact]
-        judgment = "; ".join(r.judgment for r, *_ in results if r.judgment)
-        meanings = [m for m in self.meanings.get(pattern, ()) if dict(m.qualifiers).get("topic") in (None, ctx.topic)]
-        out = []
-        for meaning in [None, *meanings]:
-            full = path + ([fact_hop(meaning), node_json(meaning.object, self.props)] if meaning else [])
-            polarity = (meaning.polarity if meaning and meaning.polarity else first_rule.polarity)
-            topic = dict(meaning.qualifiers).get("topic") if meaning else None
-            out.append(finding(system=first_rule.system, topic=self.props[topic]["name"] if topic else None,
-                               query="patterns", fact=meaning or req,
-                               name=self.props[pattern]["name"], polarity=polarity, judgment=judgment,
-                               bindings=_walk_bindings([full, *evidence]), path=full, evidence=evidence,
-                               props=self.props, options=ctx.bindings.options.get(first_rule.system, {}),
-                               where=where))
-        return out
+class Hops(list):
+    """A check's witness, ``[[from, type, to, key, src, forward], …]``, with ``key``: its edges as a
+    hashable tuple (from, type, to, key; an edge's src is its own)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, hops: list):
+        super().__init__(hops)
+        self.key = tuple((h[0], h[1], h[2], h[3]) for h in hops)
 
 
 def condition_topic(call) -> str | None:
@@ -373,16 +370,6 @@ class _Lazy:
         if check not in known:
             self.reader.answer({check})
         return known[check]
-
-
-def _walk_bindings(walks: list[list]) -> dict:
-    """slot → node id of every slot a finding's walks start from."""
-    out = {}
-    for walk in walks:
-        for hop in walk:
-            if "slot" in hop and "node" in hop:
-                out[hop["slot"]] = hop["node"]["id"]
-    return out
 
 
 def tally(findings: list[dict]) -> dict:
