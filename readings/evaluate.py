@@ -31,6 +31,7 @@ class Context:
     vocab: Vocabulary
     labels: dict  # node id → label
     topic: str | None = None
+    topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
     patterns: dict = field(default_factory=dict)  # pattern id → [its path, *its evidence] (walks)
 
 
@@ -214,6 +215,10 @@ def evaluate(call: Call, env: dict, ctx: Context, answers: dict) -> tuple[bool, 
         return False, [], []
     if pred in GRAPH_PREDICATES:
         for check in graph_checks(call, env, ctx):
+            if check[0] == "path" and not check[2]:  # two phases (Element slots): same_phase is identity
+                same = check[1] == check[3]
+                return same, [b.chain for a in call.args if isinstance(a, Slot) and (b := resolve(a, env, ctx))] \
+                    if same else [], []
             hops = answers.get(check)
             if hops:
                 start, end = _ends(call, env, ctx, hops)
@@ -259,7 +264,7 @@ def chart_leaf(call: Call, env: dict, ctx: Context) -> tuple[bool, list, list]:
             return True, [((args[0].id, "課體"),)], []
         return False, [], []
     if pred == "topic":
-        return (args[0].id == ctx.topic), [], []
+        return (args[0].id == ctx.topic or args[0].id in ctx.topics), [], []
     value, bound = _value(args[0], env, ctx)
     if value is None:
         return False, [], []
