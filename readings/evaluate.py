@@ -163,8 +163,8 @@ def _scope_key(value, ctx: Context):
 
 def collect_checks(call: Call, env: dict, ctx: Context, out: set) -> None:
     """Every ground graph check of a condition, in every scope instance (no short-circuit)."""
-    if call.pred in GRAPH_PREDICATES:
-        out.update(graph_checks(call, env, ctx))
+    if call.pred in GRAPH_PREDICATES:  # a path of no step (two phases, same_phase) is decided here, not asked
+        out.update(c for c in graph_checks(call, env, ctx) if c[0] != "path" or c[2])
     elif call.pred in ("all", "any", "not"):
         for sub in call.args:
             collect_checks(sub, env, ctx, out)
