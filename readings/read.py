@@ -18,7 +18,7 @@ from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.evaluate import Context, collect_checks, evaluate
+from leishen.readings.evaluate import Context, compile_condition
 from leishen.readings.index import RuleIndex, present_pairs
 from leishen.readings.findings import fact_hop, finding, main_walk, node_json, walk_to, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
@@ -57,7 +57,13 @@ class Reader:
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
         self._fact_tables()
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
+        self.compiled = {r.fact: compile_condition(r.when, self.vocab) for r in self.data.rules}
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
+        self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
+        for r in self.requires:
+            fact = self.facts[r.fact]
+            self.cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(r)
+        self.cases = dict(sorted(self.cases.items()))
         self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
         locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
@@ -70,7 +76,8 @@ class Reader:
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
-        self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") for r in self.data.rules}
+        self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
+                           for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self._chosen: dict = {}
@@ -185,21 +192,22 @@ class Reader:
             present = present_pairs(b)
             others = [r for r in self.others_index.candidates(present) if self._in_scope(r, ctx)]
             possible = {r.fact for r in self.requires_index.candidates(present)}
-        checks: set = set()
         lore = lore_checks(self, b) if lore else {}
+        checks: set = set()
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
             answers = _Lazy(self)
-        else:  # one round trip for every check of the reading
-            for rule in [r for r in requires if r.fact in possible] + others:
-                collect_checks(rule.when, {}, ctx, checks)
+        else:  # one round trip for the checks that can change the reading
+            ctx = replace(ctx, undecided=self._need_patterns(requires, possible, ctx, checks))
+            for rule in others:
+                self.compiled[rule.fact].need({}, ctx, checks)
             answers = self.answer(checks | set(lore.values()))
         findings, held = self._patterns(requires, possible, ctx, answers)
-        ctx = replace(ctx, patterns=held)
+        ctx = replace(ctx, patterns=held, undecided=frozenset())
         counts = {"rules_in_scope": len(requires) + len(others), "checks": len(checks),
                   "out_of_scope": len(self.rules) - len(requires) - len(others)}
         concepts = self._slot_concepts(ctx)
         for rule in others:
-            ok, wits, where = evaluate(rule.when, {}, ctx, answers)
+            ok, wits, where = self.compiled[rule.fact].ev({}, ctx, answers)
             if ok:
                 findings.append(self._rule_finding(rule, wits, where, ctx, concepts))
         if lore:
@@ -230,11 +238,12 @@ class Reader:
         for chart in charts:
             b = chart_bindings(chart, self.lex, self.seasons)
             checks |= set(lore_checks(self, b).values())
-            ctx = Context(b, self.vocab, self.labels)  # a rule's checks do not depend on the topic asked
+            ctx = Context(b, self.vocab, self.labels, topics=frozenset(topic_ids))  # topic(T) holds for these
+            ctx = replace(ctx, undecided=frozenset(p for p, _ in self.cases))  # patterns: not decided yet
             for rule in self.rules:
-                topic = dict(self.facts[rule.fact].qualifiers).get("topic")
+                topic = self.rule_topic[rule.fact]
                 if rule.system in b.systems and (topic is None or topic in topic_ids):
-                    collect_checks(rule.when, {}, ctx, checks)
+                    self.compiled[rule.fact].need({}, ctx, checks)
         return checks
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
@@ -245,19 +254,21 @@ class Reader:
         b = chart_bindings(chart, self.lex, self.seasons)
         topic_id = self.topic_id(topic)
         ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id))
-        ok, wits, where = evaluate(call, {}, ctx, _Lazy(self) if self.cache else self._batch(call, ctx))
+        node = compile_condition(call, self.vocab)
+        if self.cache:
+            answers = _Lazy(self)
+        else:
+            checks: set = set()
+            node.need({}, ctx, checks)
+            answers = self.answer(checks)
+        ok, wits, where = node.ev({}, ctx, answers)
         return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
-
-    def _batch(self, call, ctx: Context) -> dict:
-        checks: set = set()
-        collect_checks(call, {}, ctx, checks)
-        return self.answer(checks)
 
     def _rule_finding(self, rule, wits: list, where: list, ctx: Context, concepts: dict) -> dict:
         fact = self.facts[rule.fact]
         walks = [witness_walk(w, self.props) for w in wits]
         path, evidence = main_walk(fact, walks, self.props, concepts)
-        topic = dict(fact.qualifiers).get("topic")
+        topic = self.rule_topic[rule.fact]
         return finding(system=rule.system, topic=self.props[topic]["name"] if topic else None, query="rules",
                        fact=fact, name=self._name(fact), polarity=rule.polarity, judgment=rule.judgment,
                        bindings=_walk_bindings([path, *evidence]), path=path, evidence=evidence,
@@ -273,19 +284,46 @@ class Reader:
         s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
         return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
 
-    def _patterns(self, requires: list, possible: set, ctx: Context, answers: dict) -> tuple[list, set]:
-        """The patterns whose every REQUIRES rule of one case holds, and their findings (a case with a
-        row the chart cannot meet — not in *possible* — is skipped)."""
-        cases: dict[tuple, list] = defaultdict(list)
-        for rule in requires:
-            fact = self.facts[rule.fact]
-            cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(rule)
+    def _cases(self, requires: list, possible: set):
+        """The cases of the patterns to try, in order: (pattern, the case's in-scope REQUIRES rules); a
+        case with a row the chart cannot meet (not in *possible*) is left out."""
+        wanted = {r.fact for r in requires}
+        for (pattern, _), rules in self.cases.items():
+            rules = [r for r in rules if r.fact in wanted]
+            if rules and all(r.fact in possible for r in rules):
+                yield pattern, rules
+
+    def _need_patterns(self, requires: list, possible: set, ctx: Context, out: set) -> frozenset:
+        """Collect the checks that decide the patterns (every case up to the first the chart alone
+        decides true) and return the patterns that may hold."""
+        decided, undecided = set(), set()
+        for pattern, rules in self._cases(requires, possible):
+            if pattern in decided:
+                continue
+            mine, result = set(), True
+            for r in rules:
+                got = self.compiled[r.fact].need({}, ctx, mine)
+                if got is False:
+                    result = False
+                    break
+                if got is None:
+                    result = None
+            if result is not False:
+                out |= mine
+                undecided.add(pattern)
+                if result is True:
+                    decided.add(pattern)
+        return frozenset(undecided)
+
+    def _patterns(self, requires: list, possible: set, ctx: Context, answers) -> tuple[list, dict]:
+        """The patterns whose every REQUIRES rule of one case holds (the first such case), and their
+        findings."""
         findings, held = [], {}
         concepts = self._slot_concepts(ctx)
-        for (pattern, case), rules in sorted(cases.items()):
-            if pattern in held or any(r.fact not in possible for r in rules):
+        for pattern, rules in self._cases(requires, possible):
+            if pattern in held:
                 continue
-            results = [(r, *evaluate(r.when, {}, ctx, answers)) for r in rules]
+            results = [(r, *self.compiled[r.fact].ev({}, ctx, answers)) for r in rules]
             if all(ok for _, ok, _, _ in results):
                 path, evidence = self._pattern_path(pattern, results, concepts)
                 held[pattern] = [path, *evidence]
@@ -319,6 +357,14 @@ class Reader:
                                props=self.props, options=ctx.bindings.options.get(first_rule.system, {}),
                                where=where))
         return out
+
+
+def condition_topic(call) -> str | None:
+    """The topic a condition names at its top (``topic(T)``, or ``all(topic(T), …)``), else None."""
+    for part in (call, *(call.args if call.pred == "all" else ())):
+        if getattr(part, "pred", None) == "topic":
+            return part.args[0].id
+    return None
 
 
 def check_params(checks) -> tuple[list, list[dict], list[dict]]:

@@ -143,6 +143,19 @@ def test_shizhong_cannot_fire_on_an_ordinary_course():
         assert "始終" not in _patterns(r.read(leishen.chart(moment)))
 
 
+def test_every_topic_at_once_fires_the_topic_rules_of_each_topic():
+    """topic(T) holds in a reading of every topic (``*``) as in a reading of T, and never in the general
+    reading; 002 method.csv#6 (射覆, no topic qualifier) is a 射覆 rule by its condition."""
+    r = reader()
+    chart = leishen.chart("2026-12-01T10:00+09:00")
+    every, general = r.read(chart, topic="*"), r.read(chart)
+    for fact, topic in (("facts/004/chuxing.csv#3", "出行"), ("facts/002/method.csv#6", "射覆")):
+        ids = [f for f in every["findings"] if f["rule"]["fact"] == fact]
+        assert [f["topic"] for f in ids] == [topic]
+        assert [f["id"] for f in r.read(chart, topic=topic)["findings"] if f["rule"]["fact"] == fact] == [ids[0]["id"]]
+        assert not [f for f in general["findings"] if f["rule"]["fact"] == fact]
+
+
 def test_unknown_topic_exits_2_listing_the_topics():
     result = CliRunner().invoke(main, ["read", "2026-12-01T10:00+09:00", "--topic", "astrology"])
     assert result.exit_code == 2
