@@ -125,11 +125,13 @@ class Reader:
         if topic is None or topic == ALL_TOPICS:
             return topic
         wanted = topic.strip().lower()
-        for t in self.topics():
-            if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower()):
-                return t["id"]
-        known = ", ".join(f"{t['zh']} ({t['en']})" for t in self.topics())
-        raise TopicError(f"unknown topic {topic!r}; topics: {known}")
+        found = [t for t in self.topics() if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower())]
+        if len(found) == 1:
+            return found[0]["id"]
+        named = lambda ts: ", ".join(f"{t['zh']} ({t['en']})" for t in ts)  # noqa: E731
+        if found:  # a Korean reading two topics share (買貨 賣貨 are both 매화)
+            raise TopicError(f"ambiguous topic {topic!r}: {named(found)}; give it in zh or en")
+        raise TopicError(f"unknown topic {topic!r}; topics: {named(self.topics())}")
 
     # ---- evaluation ---------------------------------------------------------------------------
     def _in_scope(self, rule, ctx: Context) -> bool:

@@ -124,3 +124,10 @@ def test_topics_cli_and_the_unknown_topic_message_show_the_subtopics():
     assert any(line.startswith("  買貨\t") for line in out[wealth + 1:wealth + 5])
     bad = CliRunner().invoke(main, ["read", NOON, "--topic", "bartering"])
     assert bad.exit_code == 2 and "買貨 (buying goods (in 求財))" in bad.output
+
+
+def test_a_korean_reading_two_subtopics_share_is_refused_naming_both(r):
+    from leishen.readings.read import TopicError
+    with pytest.raises(TopicError, match=r"ambiguous topic '매화': 買貨 \(buying goods \(in 求財\)\), 賣貨"):
+        r.topic_id("매화")
+    assert r.topic_id("買貨") == "Topic:買貨" and r.topic_id("selling goods (in 求財)") == "Topic:賣貨"
