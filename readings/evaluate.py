@@ -54,6 +54,7 @@ class Context:
                     index.setdefault(bound.value, []).append(i)
         hits = [i for v in values for i in index.get(v, ())]
         return [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
+    topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
 
 
 def follow(bound: Bound | None, path: tuple, b: Bindings) -> Bound | None:
@@ -348,6 +349,11 @@ class Graph(Node):
 
     def ev(self, env, ctx, answers):
         for check in self.checks(env, ctx):
+            if check[0] == "path" and not check[2]:  # two phases (納音 slots, Element.金): same_phase is identity
+                if check[1] != check[3]:
+                    return FAIL
+                bounds = (a.bound(env, ctx.bindings) for a in self.ends if a.slot is not None)
+                return True, [bd.chain for bd in bounds if bd is not None], []
             hops = answers.get(check)
             if hops:
                 start, end = self._ends(env, ctx.bindings, hops)
@@ -362,6 +368,8 @@ class Graph(Node):
         checks = self.checks(env, ctx)
         if not checks:
             return False
+        if checks[0][0] == "path" and not checks[0][2]:  # a path of no step: decided here, never asked
+            return checks[0][1] == checks[0][3]
         out.update(checks)
         return None
 
@@ -411,7 +419,7 @@ class PatternLeaf(Node):
 
 
 class TopicLeaf(Node):
-    """``topic(T)``: the reading asks T, or every topic at once (``*``)."""
+    """``topic(T)``: the reading asks T or a sub-topic of T (``ctx.topics``), or every topic at once (``*``)."""
 
     __slots__ = ("id",)
 
@@ -419,7 +427,7 @@ class TopicLeaf(Node):
         self.id = call.args[0].id
 
     def ev(self, env, ctx, answers):
-        return (self.id == ctx.topic or ctx.topic == "*"), [], []
+        return (self.id == ctx.topic or ctx.topic == "*" or self.id in ctx.topics), [], []
 
 
 class ChartLeaf(Node):

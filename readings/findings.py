@@ -205,7 +205,8 @@ class Made:
         first_rule, _, _, where = results[0]
         req = r.facts[first_rule.fact]
         judgment = "; ".join(x.judgment for x, *_ in results if x.judgment)
-        meanings = [m for m in r.meanings.get(pattern, ()) if dict(m.qualifiers).get("topic") in (None, ctx.topic)]
+        meanings = [m for m in r.meanings.get(pattern, ())
+                    if dict(m.qualifiers).get("topic") in (None, ctx.topic, *ctx.topics)]
         out = []
         for meaning in [None, *meanings]:
             full = path + ([fact_hop(meaning), node_json(meaning.object, r.props)] if meaning else [])

@@ -88,11 +88,15 @@ class Reader:
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
         meanings of each pattern that have no condition of their own, the domains each topic consults
-        (CONSULTS, for the 類神) and the topics that have facts."""
+        (CONSULTS, for the 類神), the topic each sub-topic is a case of (SUBTOPIC_OF) and the topics that
+        have facts."""
         self.seasons, self.meanings, self.consults, topics = {}, defaultdict(list), defaultdict(set), set()
+        self.parent_topic = {}
         for f in self.data.facts:
             if f.relation == "IN_SEASON":
                 self.seasons[f.subject] = f.object
+            elif f.relation == "SUBTOPIC_OF":
+                self.parent_topic[f.subject] = f.object
             elif f.relation == "CONSULTS":
                 self.consults[f.subject].add(self.props[f.object]["name"])
             elif f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and not f.when:
@@ -102,29 +106,44 @@ class Reader:
 
     # ---- topics -------------------------------------------------------------------------------
     def topics(self) -> list[dict]:
-        """The topics that have rules: {"id","zh","ko","en"}."""
-        return [{"id": t, "zh": self.props[t]["name"], "ko": self.props[t]["ko"], "en": self.props[t]["en"]}
+        """The topics that have rules: {"id","zh","ko","en","parent"} (parent: the zh name of the topic a
+        sub-topic is a case of, else None)."""
+        return [{"id": t, "zh": self.props[t]["name"], "ko": self.props[t]["ko"], "en": self.props[t]["en"],
+                 "parent": self.props[self.parent_topic[t]]["name"] if t in self.parent_topic else None}
                 for t in self.topic_ids if t in self.props]
+
+    def topic_scope(self, topic_id: str | None) -> frozenset:
+        """The topics a reading of *topic_id* covers: the topic and every topic it is a case of
+        (買貨 → 買貨, 求財); every topic for ALL_TOPICS; none for the general reading."""
+        if topic_id == ALL_TOPICS:
+            return frozenset(self.topic_ids)
+        scope = set()
+        while topic_id is not None and topic_id not in scope:
+            scope.add(topic_id)
+            topic_id = self.parent_topic.get(topic_id)
+        return frozenset(scope)
 
     def topic_id(self, topic: str | None) -> str | None:
         """The Topic node id a zh, ko or en topic name (or an id) denotes; TopicError naming the topics."""
         if topic is None or topic == ALL_TOPICS:
             return topic
         wanted = topic.strip().lower()
-        for t in self.topics():
-            if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower()):
-                return t["id"]
-        known = ", ".join(f"{t['zh']} ({t['en']})" for t in self.topics())
-        raise TopicError(f"unknown topic {topic!r}; topics: {known}")
+        found = [t for t in self.topics() if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower())]
+        if len(found) == 1:
+            return found[0]["id"]
+        named = lambda ts: ", ".join(f"{t['zh']} ({t['en']})" for t in ts)  # noqa: E731
+        if found:  # a Korean reading two topics share (買貨 賣貨 are both 매화)
+            raise TopicError(f"ambiguous topic {topic!r}: {named(found)}; give it in zh or en")
+        raise TopicError(f"unknown topic {topic!r}; topics: {named(self.topics())}")
 
     # ---- evaluation ---------------------------------------------------------------------------
     def _in_scope(self, rule, ctx: Context) -> bool:
-        """In scope: the rule's system was computed, and it has no topic or the one asked (every topic
-        when the reading asks ALL_TOPICS)."""
+        """In scope: the rule's system was computed, and it has no topic or one the reading covers (the
+        topic asked or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
         if rule.system not in ctx.bindings.systems:
             return False
         topic = self.rule_topic[rule.fact]
-        return topic is None or topic == ctx.topic or ctx.topic == ALL_TOPICS
+        return topic is None or topic in ctx.topics
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
@@ -165,7 +184,7 @@ class Reader:
         topic_id = self.topic_id(topic)
         self.made.start()
         b = chart_bindings(chart, self.lex, self.seasons)
-        ctx = Context(b, self.vocab, self.labels, topic_id)
+        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id))
         if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
             key = frozenset(only)
             if key not in self._chosen:
@@ -227,7 +246,7 @@ class Reader:
         if key not in self._scope_counts:
             self._scope_counts[key] = sum(
                 1 for r in self.rules if r.system in systems
-                and (self.rule_topic[r.fact] in (None, topic) or topic == ALL_TOPICS))
+                and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in self.topic_scope(topic)))
         return self._scope_counts[key]
 
     def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
@@ -241,15 +260,15 @@ class Reader:
     def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
         """Every ground check the readings of these charts under these topics may ask (unpruned)."""
         checks: set = set()
-        topic_ids = {self.topic_id(t) for t in topics}
+        topic_ids = set().union(*(self.topic_scope(self.topic_id(t)) for t in topics))
         for chart in charts:
             b = chart_bindings(chart, self.lex, self.seasons)
             checks |= set(lore_checks(self, b).values())
-            ctx = Context(b, self.vocab, self.labels)  # a rule's checks do not depend on the topic asked
+            ctx = Context(b, self.vocab, self.labels, topics=frozenset(topic_ids))  # topic(T) holds for these
             ctx = replace(ctx, undecided=frozenset(p for p, _ in self.cases))  # patterns: not decided yet
             for rule in self.rules:
                 topic = self.rule_topic[rule.fact]
-                if rule.system in b.systems and (topic is None or topic in topic_ids or ALL_TOPICS in topic_ids):
+                if rule.system in b.systems and (topic is None or topic in topic_ids):
                     self.compiled[rule.fact].need({}, ctx, checks)
         return checks
 
@@ -259,7 +278,8 @@ class Reader:
         call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
                                        system_hint=system or "liuren")
         b = chart_bindings(chart, self.lex, self.seasons)
-        ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
+        topic_id = self.topic_id(topic)
+        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id))
         node = compile_condition(call, self.vocab)
         if self.cache:
             answers = _Lazy(self)

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from click.testing import CliRunner
+from lunar_python.util import LunarUtil
 
 import leishen
 from leishen.cli.main import main
@@ -57,9 +58,18 @@ def _chart_hop_holds(r, chart: dict, a: str, rel: str, b: str) -> bool:
     if rel == "FLYING_STAR":
         number = next(n for n, p in PALACE_NAMES.items() if p == name(a))
         return any(plate[str(number)] == name(b) for plate in chart["ninestar"]["plates"].values())
+    if rel == "PILLAR":  # a stem paired with its branch in one of the chart's pillars
+        return name(a) + name(b) in _pillars(chart)
+    if rel == "NAYIN":  # a pillar's branch → the phase of that pillar's 納音 (lunar_python's table)
+        return any(p[1] == name(a) and LunarUtil.NAYIN[p][-1] == name(b) for p in _pillars(chart))
     if rel == "IS_SLOT":
         return r.props[b]["name"] in chart_slots_of(r, chart, a)
     return rel == "MEETS"  # the chart meets the rule's condition at that node (the condition was evaluated)
+
+
+def _pillars(chart) -> set:
+    qm = chart.get("qimen") or {}
+    return {*(chart.get("pillars") or {}).values(), qm.get("day_pillar"), qm.get("hour_pillar")} - {None}
 
 
 def chart_slots_of(r, chart, node) -> set:
