@@ -18,7 +18,7 @@ from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.evaluate import Context, compile_condition
+from leishen.readings.evaluate import Context, compile_condition, need_every
 from leishen.readings.index import RuleIndex, present_pairs
 from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
@@ -320,16 +320,8 @@ class Reader:
         for pattern, rules in self._cases(requires, possible):
             if pattern in decided:
                 continue
-            mine, result = set(), True
-            for r in rules:
-                got = self.compiled[r.fact].need({}, ctx, mine)
-                if got is False:
-                    result = False
-                    break
-                if got is None:
-                    result = None
+            result = need_every([(self.compiled[r.fact], {}) for r in rules], ctx, out)
             if result is not False:
-                out |= mine
                 undecided.add(pattern)
                 if result is True:
                     decided.add(pattern)

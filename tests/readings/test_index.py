@@ -56,3 +56,17 @@ def test_two_some_of_one_scope_are_two_instances():
     locals_of = {name: set(sdef["locals"]) for name, sdef in r.vocab.scopes.items()}
     alts = necessary_keys(call, locals_of)
     assert all(len({v for s, v in pairs if s == "宮"}) <= 1 for _, pairs in alts), alts
+
+
+def test_the_checks_a_reading_asks_decide_it_as_every_answer_does():
+    """A reader without the cache asks only the checks the three-valued collection says can matter, in
+    one round trip; its readings equal those of the cached reader, which can ask any check."""
+    from leishen.backends import get_backend
+    from leishen.readings.read import Reader
+    cached, asking = reader(), Reader(get_backend("networkx"), cache=False)
+    for i, moment in enumerate(_moments(60, seed=12)):
+        chart = leishen.chart(moment)
+        for topic in (None, "*", cached.topics()[i % len(cached.topics())]["id"]):
+            a, b = cached.read(chart, topic=topic), asking.read(chart, topic=topic)
+            assert a["findings"] == b["findings"], (moment, topic)
+            assert 0 < b["counts"]["checks"]
