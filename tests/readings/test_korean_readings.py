@@ -59,3 +59,21 @@ def test_a_brother_of_the_other_polarity_is_not_the_elder(r):
         "all(has(日干, HAS_POLARITY, Polarity.陰), has(上, HAS_POLARITY, Polarity.陰)))"
     assert not r.test(chart, f"some(位, all(kin(上, Kin.劫), eq(上, Branch.卯), {same}))")["holds"]
     assert r.test(chart, f"some(位, all(kin(上, Kin.劫), eq(上, Branch.寅), {same}))")["holds"]
+
+
+
+def test_the_day_branch_is_never_in_its_own_xun_void_but_the_days_positions_can_be(r):
+    """未-20 日辰作空亡: the day branch is never in the day's 旬空 (it belongs to its own 旬), so the row
+    reads the day's lodging or the branches over the day stem and branch; 60 days at noon, one cycle."""
+    import datetime as dt
+
+    from leishen.readings.bindings import chart_bindings
+
+    seen = []
+    for i in range(60):
+        chart = leishen.chart((dt.date(2024, 2, 10) + dt.timedelta(days=i)).isoformat() + "T12:00+08:00")
+        s = chart_bindings(chart, r.lex, r.seasons).slots
+        void = s["旬空"].value
+        assert s["日支"].value not in void
+        seen.append(any(s[k].value in void for k in ("寄宮", "課1上", "課3上")))
+    assert any(seen) and not all(seen)
