@@ -152,7 +152,33 @@ class _Checker:
             if label != "int":
                 self.fail(node.args[1], f"eq: {args[0]} is a {label} slot; a number compares only with a "
                                         "number slot (局)")
+        if name in ("eq", "among", "same"):
+            self._check_labels(name, node, args)
         return Call(name, tuple(args))
+
+    def _check_labels(self, name: str, node: ast.Call, args: list) -> None:
+        """A slot compared with a symbol or a slot of another label can never hold: refuse it."""
+        want = self.labels_of(args[0], node.args[0])
+        for arg, arg_node in zip(args[1:], node.args[1:]):
+            if isinstance(arg, Sym):
+                got = {arg.id.partition(":")[0]}
+            elif isinstance(arg, Slot):
+                got = self.labels_of(arg, arg_node)
+            else:
+                continue
+            if not want & got:
+                shown = ast.unparse(arg_node) if isinstance(arg, Sym) else f"the {'/'.join(sorted(got))} slot {arg}"
+                self.fail(arg_node, f"{name}: {args[0]} binds {'/'.join(sorted(want))} nodes only, never {shown}")
+
+    def labels_of(self, slot: Slot, node: ast.AST) -> set[str]:
+        """The labels a slot may be bound to (a local slot such as 課's 下 may take two)."""
+        label = self.label_of(slot, node)
+        if not slot.path:
+            for scope in reversed(self.scopes):
+                found = self.vocab.scopes[scope]["locals"].get(slot.name)
+                if found:
+                    return set(found.split("|"))
+        return {label.rstrip("*")}
 
     def _scoped(self, name: str, node: ast.Call) -> Call:
         first = node.args[0]

@@ -47,6 +47,13 @@ def _build(folder, when: str, polarity: str = "吉", corpus_dir=None):
     ('"all(eq(初傳, Branch.卯), eq(日納, Element.火))"', "column when (at 25): mixes slots of different systems"),
     ('"eq(日納.宮, Palace.坎一)"', "column when (at 3): 日納.宮: .宮 applies to a Stem slot, not Element"),
     ('"topic(Topic.買賣)"', "column when (at 6): unknown symbol Topic.買賣"),
+    # a slot compared with a symbol or slot of another label (it could never hold)
+    ('"eq(日納, Branch.卯)"', "column when (at 7): eq: 日納 binds Element nodes only, never Branch.卯"),
+    ('"among(初傳, Branch.卯, Stem.甲)"', "column when (at 20): among: 初傳 binds Branch nodes only, never Stem.甲"),
+    ('"eq(旬空, Stem.甲)"', "column when (at 7): eq: 旬空 binds Branch nodes only, never Stem.甲"),
+    ('"same(日干, 日支)"', "column when (at 9): same: 日干 binds Stem nodes only, never the Branch slot 日支"),
+    ('"some(宮, eq(星, Gate.休門))"', "column when (at 14): eq: 星 binds QimenStar nodes only, never Gate.休門"),
+    ('"eq(初傳.將, Branch.卯)"', "column when (at 9): eq: 初傳.將 binds General nodes only, never Branch.卯"),
 ])
 def test_malformed_conditions_name_file_row_and_column(ontology_copy, when, message):
     result = _build(ontology_copy, when)
@@ -64,6 +71,15 @@ def test_a_condition_needs_a_known_polarity(ontology_copy):
 def test_a_wellformed_condition_builds(ontology_copy, corpus_dir):
     result = _build(ontology_copy, '"all(eq(初傳, Branch.卯), eq(中傳, Branch.戌), eq(末傳, Branch.巳))"',
                     corpus_dir=corpus_dir)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("when", [
+    '"some(課, eq(下, Stem.甲))"', '"some(課, eq(下, Branch.子))"',  # 課's 下 is a Stem or a Branch
+    '"some(位, same(地, 寄宮))"', '"eq(旬空, Branch.戌)"', '"eq(初傳.將, General.貴人)"',
+])
+def test_a_slot_compared_with_its_own_label_builds(ontology_copy, when):
+    result = _build(ontology_copy, when)
     assert result.exit_code == 0, result.output
 
 
