@@ -173,17 +173,18 @@ def _scope_key(value, b: Bindings):
     return value
 
 
-def compile_condition(call: Call, vocab: Vocabulary) -> Node:
-    """The evaluator tree of a parsed condition (see :mod:`leishen.loaders.conditions`)."""
+def compile_condition(call: Call, vocab: Vocabulary, system: str | None = None) -> Node:
+    """The evaluator tree of a parsed condition (see :mod:`leishen.loaders.conditions`) of a rule of
+    *system* (``void`` tests that system's void; None: the void of any system the chart has)."""
     pred, args = call.pred, call.args
     if pred == "all":
-        return All([compile_condition(a, vocab) for a in args])
+        return All([compile_condition(a, vocab, system) for a in args])
     if pred == "any":
-        return Any([compile_condition(a, vocab) for a in args])
+        return Any([compile_condition(a, vocab, system) for a in args])
     if pred == "not":
-        return Not(compile_condition(args[0], vocab))
+        return Not(compile_condition(args[0], vocab, system))
     if pred in ("some", "every", "at"):
-        return Ranging(pred, args[0], compile_condition(args[1], vocab), vocab)
+        return Ranging(pred, args[0], compile_condition(args[1], vocab, system), vocab)
     if pred in GRAPH_PREDICATES:
         return Graph(call, vocab)
     if pred == "pattern":
@@ -191,5 +192,5 @@ def compile_condition(call: Call, vocab: Vocabulary) -> Node:
     if pred == "topic":
         return TopicLeaf(call)
     if pred in ("eq", "among", "same", "over", "void"):
-        return ChartLeaf(call, vocab)
+        return ChartLeaf(call, vocab, system)
     raise ValueError(f"no evaluator for predicate {pred!r}")

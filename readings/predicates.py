@@ -287,10 +287,12 @@ class TopicLeaf(Node):
 class ChartLeaf(Node):
     """The predicates the chart itself decides: ``eq`` ``among`` ``same`` ``over`` ``void``."""
 
-    __slots__ = ("pred", "first", "second", "wanted")
+    __slots__ = ("pred", "first", "second", "wanted", "voids")
 
-    def __init__(self, call: Call, vocab: Vocabulary):
+    def __init__(self, call: Call, vocab: Vocabulary, system: str | None = None):
         self.pred = call.pred
+        void_of = vocab.predicates["void"]["void_of"]  # the void slot of each system
+        self.voids = (void_of[system],) if system in void_of else tuple(void_of.values())
         self.first = Arg(call.args[0], vocab)
         self.second = Arg(call.args[1], vocab) if len(call.args) > 1 else None
         self.wanted = frozenset(a.id if isinstance(a, Sym) else a for a in call.args[1:])
@@ -315,7 +317,7 @@ class ChartLeaf(Node):
             return (True, [bound.chain + (("UNDER", earth),)] if bound else [], []) if ok else FAIL
         if pred == "void":
             voids = set()
-            for name in ("旬空", "空亡"):
+            for name in self.voids:
                 if name in b.slots:
                     voids |= b.slots[name].value
             return (True, _chain(bound), []) if value in voids else FAIL

@@ -57,7 +57,7 @@ class Reader:
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
         self._fact_tables()
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
-        self.compiled = {r.fact: compile_condition(r.when, self.vocab) for r in self.data.rules}
+        self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system) for r in self.data.rules}
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
         self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
         for r in self.requires:
@@ -284,7 +284,7 @@ class Reader:
         b = chart_bindings(chart, self.lex, self.seasons)
         topic_id = self.topic_id(topic)
         ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id))
-        node = compile_condition(call, self.vocab)
+        node = compile_condition(call, self.vocab, system)
         if self.cache:
             answers = _Lazy(self)
         else:

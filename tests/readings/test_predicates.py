@@ -96,3 +96,15 @@ def test_a_graph_walk_starts_at_its_slot(chart):
     walk = reader().test(chart, "generates(初傳, 日干)")["walks"][0]
     names = [h["node"]["name"] for h in walk if "node" in h]
     assert names == ["午", "火", "土", "己"] and walk[0]["slot"] == "初傳" and walk[-1]["slot"] == "日干"
+
+
+def test_void_is_the_void_of_the_rules_own_system():
+    """2024-02-19 12:00 is a 癸丑 day (Liu Ren 旬空 寅卯) at a 戊午 hour (Qimen 空亡 子丑): the day branch 丑
+    is void for a Qimen rule and not for a Liu Ren one."""
+    import leishen
+    from leishen.readings import reader
+    chart = leishen.chart("2024-02-19T12:00+08:00")
+    assert chart["liuren"]["void"] == ["寅", "卯"] and chart["qimen"]["void"] == ["子", "丑"]
+    r = reader()
+    assert r.test(chart, "void(日支)", system="qimen")["holds"]
+    assert not r.test(chart, "void(日支)", system="liuren")["holds"]
