@@ -14,7 +14,9 @@ Loading (``load``, :mod:`leishen.backends.neo4j_load`)
 
 Named queries (``run``)
     ``queries/cypher/<name>.cypher`` with parameters, one round trip, READ routing; the records become exactly
-    the row dicts of :mod:`leishen.queries.traversal`.
+    the row dicts of :mod:`leishen.queries.traversal`. A query that takes many checks gets them in a wire form
+    (``ENCODERS`` of :mod:`leishen.queries.neo4j_rows`: positional lists), and the reading queries answer one
+    record holding all their rows: the driver's cost is per value and per record, the server's per row.
 
 Ad-hoc Cypher (``cypher``, called by :func:`leishen.service.cypher.run_cypher`)
     the allow-list guard of :mod:`leishen.backends.neo4j_guard` (text, then ``EXPLAIN`` type ``r``, then the
