@@ -27,7 +27,7 @@ WITH n, w, [n] AS ns, [] AS rs, [] AS fw
 // one step of every walk in the rows (n, w, ns, rs, fw): grouped by (node, direction), each node read once
 WITH n, w.dirs[size(rs)] AS d, collect([w, ns, rs, fw]) AS todo
 CALL (n, d, todo) {
-  WITH n, d, todo, [x IN todo | x[0].types[size(x[2])]] AS ts
+  CALL (todo) { UNWIND todo AS x RETURN collect(DISTINCT x[0].types[size(x[2])]) AS ts }
   CALL (n, d, ts) {
     WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
     UNION ALL
@@ -50,7 +50,7 @@ CALL (todo1) {
   // one step of every walk in the rows (n, w, ns, rs, fw): grouped by (node, direction), each node read once
   WITH n, w.dirs[size(rs)] AS d, collect([w, ns, rs, fw]) AS todo
   CALL (n, d, todo) {
-    WITH n, d, todo, [x IN todo | x[0].types[size(x[2])]] AS ts
+    CALL (todo) { UNWIND todo AS x RETURN collect(DISTINCT x[0].types[size(x[2])]) AS ts }
     CALL (n, d, ts) {
       WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
       UNION ALL
@@ -73,7 +73,7 @@ CALL (todo1) {
     // one step of every walk in the rows (n, w, ns, rs, fw): grouped by (node, direction), each node read once
     WITH n, w.dirs[size(rs)] AS d, collect([w, ns, rs, fw]) AS todo
     CALL (n, d, todo) {
-      WITH n, d, todo, [x IN todo | x[0].types[size(x[2])]] AS ts
+      CALL (todo) { UNWIND todo AS x RETURN collect(DISTINCT x[0].types[size(x[2])]) AS ts }
       CALL (n, d, ts) {
         WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
         UNION ALL
