@@ -24,6 +24,7 @@ COMMANDS = {
     "cypher": "leishen.cli.cypher_cmd:cypher",
     "read": "leishen.cli.read_cmds:read",
     "find": "leishen.cli.read_cmds:find",
+    "topics": "leishen.cli.read_cmds:topics",
     "view": "leishen.cli.view_cmd:view",
     "serve": "leishen.cli.serve_cmd:serve",
     "mcp": "leishen.cli.mcp_cmd:mcp",

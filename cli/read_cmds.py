@@ -14,7 +14,8 @@ from leishen.errors import ChartError
 MARKS = {"吉": "○", "凶": "×", "平": "·", "混": "±", None: " "}
 CHART_HOPS = {"PLATE_OVER": ("上", "has over it"), "RIDDEN_BY": ("乘", "carries"), "LODGES": ("寄", "lodges at"),
               "UNDER": ("臨", "stands over"), "IS_SLOT": ("為", "is the"), "MEETS": ("合", "meets"),
-              "STANDS_IN": ("落", "stands in"), "FLYING_STAR": ("飛", "holds")}
+              "STANDS_IN": ("落", "stands in"), "FLYING_STAR": ("飛", "holds"), "PILLAR": ("柱", "pairs with"),
+              "NAYIN": ("納音", "sounds as")}
 LANGS = ("zh", "ko", "en")
 
 
@@ -131,3 +132,17 @@ def find(rule, start, end, tz, step, topic, backend, uri, user, password, as_jso
     with click.progressbar(length=total, label="find", file=sys.stderr) as bar:
         for hit in run_find(r, rule, t0, t1, step=step, topic=topic, progress=lambda _t: bar.update(1)):
             click.echo(json.dumps(hit, ensure_ascii=False))
+
+
+@click.command("topics")
+@backend_options
+@click.option("--json", "as_json", is_flag=True, help="machine-readable JSON on stdout")
+@handle_errors
+def topics(backend, uri, user, password, as_json):
+    """The topics that have rules (zh, ko, en), each sub-topic under the topic it is a case of."""
+    found = _reader(backend, uri, user, password).topics()
+    if as_json:
+        click.echo(json.dumps(found, ensure_ascii=False))
+        return
+    for t in sorted(found, key=lambda t: (t["parent"] or t["zh"], t["parent"] is not None, t["zh"])):
+        click.echo(f"{'  ' if t['parent'] else ''}{t['zh']}\t{t['ko']}\t{t['en']}")

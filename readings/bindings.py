@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from lunar_python.util import LunarUtil
+
 from leishen.engine.calendar import BRANCHES, STEMS
 from leishen.engine.liuren.tables import STEM_LODGING
 
@@ -26,7 +28,9 @@ LODGES = "LODGES"  # day stem → its 寄宮
 HOSTS = {"天": "HEAVEN_STEM", "地": "EARTH_STEM", "星": "STAR", "門": "GATE", "神": "DEITY",
          "天寄": "HEAVEN_STEM_HOSTED", "地寄": "EARTH_STEM_HOSTED", "星寄": "STAR_HOSTED"}
 PLATE_STAR = "FLYING_STAR"
-CHART_HOPS = (PLATE_OVER, RIDDEN_BY, LODGES, PLATE_STAR, "STANDS_IN", "UNDER", *HOSTS.values())
+PILLAR = "PILLAR"  # a pillar's stem → the branch it is paired with (干支)
+NAYIN = "NAYIN"  # a pillar's branch → the phase of the pillar's 納音 (甲子 海中金 → 金)
+CHART_HOPS = (PLATE_OVER, RIDDEN_BY, LODGES, PLATE_STAR, "STANDS_IN", "UNDER", PILLAR, NAYIN, *HOSTS.values())
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +151,22 @@ def _pillar_slots(pillars: dict, lex: Lexicon, s: dict, branches: bool) -> None:
             _root(s, f"{key}干", lex.id("Stem", pillar[0]))
             if branches:
                 _root(s, f"{key}支", lex.id("Branch", pillar[1]))
+
+
+def nayin_phase(pillar: str) -> str:
+    """The phase of a pillar's 納音 (六十甲子納音): the last character of lunar_python's name for it
+    (甲子 → 海中金 → 金)."""
+    return LunarUtil.NAYIN[pillar][-1]
+
+
+def _nayin_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
+    """年納 月納 日納 時納: the 納音 phase of each pillar, chained from the pillar's stem slot through its
+    branch (``時干 -PILLAR-> 時支 -NAYIN-> Element``)."""
+    for key, pillar in pillars.items():
+        stem = s.get(f"{key}干")
+        if pillar and stem is not None and stem.value == lex.id("Stem", pillar[0]):
+            element = lex.id("Element", nayin_phase(pillar))
+            s[f"{key}納"] = stem.hop(PILLAR, lex.id("Branch", pillar[1])).hop(NAYIN, element)
 
 
 def _lessons_and_transmissions(lr: dict, lex: Lexicon, b: Bindings) -> None:
@@ -276,6 +296,9 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindin
     if "qimen" in systems:
         qimen_bindings(chart["qimen"], lex, b)
         _birth_slots((chart.get("liuren") or {}).get("birth") or chart.get("birth") or {}, lex, b.slots)
+        qm, pillars = chart["qimen"], chart.get("pillars") or {}
+        _nayin_slots({"年": pillars.get("year"), "月": pillars.get("month"), "日": qm.get("day_pillar"),
+                      "時": qm.get("hour_pillar")}, lex, b.slots)
         b.options["qimen"] = chart["qimen"].get("options", {})
     if "ninestar" in systems:
         ninestar_bindings(chart["ninestar"], lex, b)

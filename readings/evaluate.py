@@ -1,49 +1,67 @@
 """Evaluate every rule against a chart's bindings, with one generic traversal over the vocabulary.
 
-Three steps, the same on every backend:
+A rule's condition is compiled once, when the reader is built, into a tree of small evaluators (one
+per predicate of the vocabulary; the slot names, suffix paths, path templates and fact templates are
+looked up then, not per chart). Three steps, the same on every backend:
 
-1. :func:`collect_checks` walks every rule's condition in every scope instance and grounds each
-   graph predicate (``has`` ``isa`` ``rel`` ``generates`` ``overcomes`` ``same_phase`` ``stage``
-   ``vigour`` ``kin``) into a *check* on concrete node ids — a typed path between two nodes, or a
-   reified fact with given parts — as the vocabulary defines it;
-2. the backend answers all checks at once (the named query ``rule_checks``: one Cypher query on Neo4j,
-   one traversal on NetworkX), each with its witness: the edges that decided it;
-3. :func:`evaluate` decides each rule from the chart hops and those answers, and returns the
-   witnesses of the parts that held.
+1. :meth:`Node.need` walks a condition in every scope instance it may use and grounds each graph
+   predicate (``has`` ``isa`` ``rel`` ``generates`` ``overcomes`` ``same_phase`` ``stage`` ``vigour``
+   ``kin``) into a *check* on concrete node ids — a typed path between two nodes, or a reified fact
+   with given parts — as the vocabulary defines it. It decides what the chart alone decides
+   (three-valued: true, false, or ``None`` = depends on the graph) and asks only for the checks that
+   can change the result or its witnesses (``all`` with a false part needs none);
+2. the backend answers those checks at once (the named query ``rule_checks``: one Cypher query on
+   Neo4j, one traversal on NetworkX), each with its witness: the edges that decided it;
+3. :meth:`Node.ev` decides the condition from the chart hops and those answers, and returns the
+   witnesses of the parts that held and the scope instances it held in.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from leishen.loaders.conditions import Call, Rel, Rule, Scope, Slot, Sym, Vocabulary
+from leishen.loaders.conditions import Call, Rel, Scope, Slot, Sym, Vocabulary
 from leishen.readings.bindings import LODGES, PLATE_OVER, RIDDEN_BY, Bindings, Bound
 
 SYMMETRIC = frozenset(("CLASHES", "COMBINES", "HARMS", "BREAKS", "STEM_COMBINES"))
 GRAPH_PREDICATES = ("has", "isa", "rel", "generates", "overcomes", "same_phase", "stage", "vigour", "kin")
+FAIL = (False, [], [])
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What a condition is evaluated against: the bindings, the topic asked, the patterns that hold."""
+    """What a condition is evaluated against: the bindings, the topic asked, the patterns that hold
+    (pattern id → [its path, *its evidence]) and, while checks are collected, the patterns that may
+    hold but are not decided yet."""
 
     bindings: Bindings
     vocab: Vocabulary
     labels: dict  # node id → label
     topic: str | None = None
-    patterns: dict = field(default_factory=dict)  # pattern id → [its path, *its evidence] (walks)
+    patterns: dict = field(default_factory=dict)
+    undecided: frozenset = frozenset()
+    lookup: dict = field(default_factory=dict)  # (scope, local) → {value: [instance index, …]}, filled as asked
+
+    def instances_with(self, scope: str, local: str, values) -> list[tuple[str, dict]]:
+        """The instances of a scope whose local slot is bound to one of *values*, in scope order."""
+        found = self.bindings.scopes.get(scope, ())
+        index = self.lookup.get((scope, local))
+        if index is None:
+            index = self.lookup[(scope, local)] = {}
+            for i, (_, inst) in enumerate(found):
+                bound = inst.get(local)
+                if bound is not None:
+                    index.setdefault(bound.value, []).append(i)
+        hits = [i for v in values for i in index.get(v, ())]
+        return [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
+    topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
 
 
-def resolve(slot: Slot, env: dict, ctx: Context) -> Bound | None:
-    """The value of a slot (local first, then chart-level), following its suffixes by chart hops."""
-    b = ctx.bindings
-    bound = env.get(slot.name)
-    if bound is None:
-        name = slot.name
-        for sysdef in ctx.vocab.systems.values():
-            name = sysdef.get("aliases", {}).get(name, name)
-        bound = b.slots.get(name)
-    for suffix in slot.path:
+def follow(bound: Bound | None, path: tuple, b: Bindings) -> Bound | None:
+    """A slot's value after its suffixes, each a chart hop: ``將`` the general riding the branch, ``上``
+    the heaven branch over the earth position (a stem: over its 寄宮), ``下`` the earth position under
+    the branch, ``宮`` the palace where the stem stands on the heaven plate."""
+    for suffix in path:
         if bound is None or not isinstance(bound.value, str):
             return None
         value = bound.value
@@ -68,226 +86,413 @@ def resolve(slot: Slot, env: dict, ctx: Context) -> Bound | None:
     return bound
 
 
-def _value(arg, env: dict, ctx: Context):
-    """(node id, Bound | None) of a slot-or-symbol argument."""
-    if isinstance(arg, Sym):
-        return arg.id, None
-    bound = resolve(arg, env, ctx)
-    return (bound.value if bound else None), bound
+class Arg:
+    """A compiled slot-or-symbol argument: ``get(env, b)`` → (node id or value, Bound or None)."""
+
+    __slots__ = ("slot", "local", "name", "path", "sym")
+
+    def __init__(self, arg, vocab: Vocabulary):
+        self.slot = arg if isinstance(arg, Slot) else None
+        self.sym = arg.id if isinstance(arg, Sym) else None
+        if self.slot is not None:
+            name = arg.name
+            for sysdef in vocab.systems.values():
+                name = sysdef.get("aliases", {}).get(name, name)
+            self.local, self.name, self.path = arg.name, name, arg.path
+
+    def bound(self, env: dict, b: Bindings) -> Bound | None:
+        """The slot's value (local first, then chart-level), following its suffixes by chart hops."""
+        bound = env.get(self.local)
+        if bound is None:
+            bound = b.slots.get(self.name)
+        return follow(bound, self.path, b) if self.path else bound
+
+    def get(self, env: dict, b: Bindings):
+        if self.slot is None:
+            return self.sym, None
+        bound = self.bound(env, b)
+        return (bound.value if bound else None), bound
 
 
-def _earth_of(arg, env: dict, ctx: Context) -> str | None:
-    """The earth position an ``over`` target names: a Branch, or a Stem slot's 寄宮."""
-    value, bound = _value(arg, env, ctx)
-    if isinstance(value, str) and value.startswith("Stem:"):
-        lodge = ctx.bindings.slots.get("寄宮")
-        return lodge.value if lodge and ctx.bindings.slots["日干"].value == value else None
-    return value
+class Node:
+    """A compiled condition: ``ev`` decides it, ``need`` collects the checks that decide it."""
+
+    __slots__ = ()
+
+    def ev(self, env: dict, ctx: Context, answers) -> tuple[bool, list, list]:
+        raise NotImplementedError
+
+    def need(self, env: dict, ctx: Context, out: set) -> bool | None:
+        return self.ev(env, ctx, {})[0]
 
 
-def _steps(template: list[str], rel: Rel | None, a: str, b: str, labels: dict) -> tuple | None:
-    """The concrete steps of a path template between nodes *a* and *b*: ``((type, dir), …)``."""
-    steps = []
-    for i, step in enumerate(template):
-        if step == "$2":
-            direction = "either" if rel.type in SYMMETRIC else ("in" if rel.reverse else "out")
-            steps.append((rel.type, direction))
-            continue
-        optional, name = step.endswith("?"), step.rstrip("?")
-        reverse, name = name.startswith("~"), name.lstrip("~")
-        end = a if i == 0 else b
-        if optional and labels.get(end) == "Element":
-            continue
-        steps.append((name, "in" if reverse else "out"))
-    return tuple(steps)
+class All(Node):
+    __slots__ = ("subs",)
+
+    def __init__(self, subs):
+        self.subs = subs
+
+    def ev(self, env, ctx, answers):
+        wits, inst = [], []
+        for sub in self.subs:
+            ok, w, i = sub.ev(env, ctx, answers)
+            if not ok:
+                return FAIL
+            wits += w
+            inst += i
+        return True, wits, inst
+
+    def need(self, env, ctx, out):
+        mine, result = set(), True
+        for sub in self.subs:
+            got = sub.need(env, ctx, mine)
+            if got is False:
+                return False
+            if got is None:
+                result = None
+        out |= mine
+        return result
 
 
-def graph_checks(call: Call, env: dict, ctx: Context) -> list[tuple]:
-    """The ground checks of one graph predicate (several for alternatives, e.g. two vigours)."""
-    pdef = ctx.vocab.predicates[call.pred]
-    args = call.args
-    if "path" in pdef:
-        rel = next((x for x in args if isinstance(x, Rel)), None)
-        ends = [x for x in args if not isinstance(x, Rel)]
-        a, _ = _value(ends[0], env, ctx)
-        b, _ = _value(ends[1], env, ctx)
-        if not isinstance(a, str) or not isinstance(b, str):
+class Any(Node):
+    __slots__ = ("subs",)
+
+    def __init__(self, subs):
+        self.subs = subs
+
+    def ev(self, env, ctx, answers):
+        for sub in self.subs:
+            found = sub.ev(env, ctx, answers)
+            if found[0]:
+                return found
+        return FAIL
+
+    def need(self, env, ctx, out):
+        result = False
+        for sub in self.subs:  # the first part that holds gives the witness: every part before it counts
+            got = sub.need(env, ctx, out)
+            if got is True:
+                return True if result is False else None
+            if got is None:
+                result = None
+        return result
+
+
+class Not(Node):
+    __slots__ = ("sub",)
+
+    def __init__(self, sub):
+        self.sub = sub
+
+    def ev(self, env, ctx, answers):
+        return (not self.sub.ev(env, ctx, answers)[0]), [], []
+
+    def need(self, env, ctx, out):
+        got = self.sub.need(env, ctx, out)
+        return None if got is None else not got
+
+
+class Ranging(Node):
+    """``some`` / ``every`` / ``at``: the body in the instances of a scope (``at``: the one instance a
+    slot names — a transmission by name, a palace or earth position by its value)."""
+
+    __slots__ = ("pred", "scope", "head", "body", "lead")
+
+    def __init__(self, pred: str, head, body: Node, vocab: Vocabulary):
+        self.pred, self.body = pred, body
+        self.scope = head.name if isinstance(head, Scope) else None
+        self.head = None if self.scope else (head, Arg(head, vocab))
+        self.lead = _leading_eq(body, self.scope, vocab) if pred == "some" and self.scope else None
+
+    def instances(self, env: dict, ctx: Context) -> list[tuple[str, dict]]:
+        """The instances the body is tried in. ``some`` whose body starts with ``eq(local, X)`` tries only
+        the instances binding the local to X (the body fails in every other)."""
+        b = ctx.bindings
+        if self.lead is not None and not env:
+            return ctx.instances_with(self.scope, *self.lead)
+        if self.scope is not None:
+            found = b.scopes.get(self.scope, ())
+            return [(key, {**env, **local}) for key, local in found] if env else found
+        slot, arg = self.head
+        bound = arg.bound(env, b)
+        if bound is None:
             return []
-        return [("path", a, _steps(pdef["path"], rel, a, b, ctx.labels), b)]
-    spec = pdef["fact"]
-    varargs = len(pdef["args"]) - 1 if pdef["args"][-1].endswith("*") else None
-
-    def part(ref: str) -> list:
-        """The node ids a spec part names: ``$N`` an argument (all the rest for a varargs one), or a slot."""
-        if ref.startswith("$"):
-            i = int(ref[1:])
-            chosen = args[i:] if i == varargs else args[i:i + 1]
-            return [_value(x, env, ctx)[0] for x in chosen]
-        bound = ctx.bindings.slots.get(ref)
-        return [bound.value] if bound else []
-    subject, obj, values = part(spec["subject"]), part(spec["object"]), part(spec["value"])
-    via = tuple((s.lstrip("~"), "in" if s.startswith("~") else "out") for s in spec.get("subject_via", ()))
-    checks = []
-    for s in subject:
-        for o in obj:
-            for v in values:
-                if isinstance(s, str) and isinstance(o, str) and isinstance(v, str):
-                    use_via = via if via and ctx.labels.get(s) != spec.get("subject_label") else ()
-                    checks.append(("fact", spec["relation"], s, o, spec["qualifier"], v, use_via))
-    return checks
-
-
-def _instances(call: Call, env: dict, ctx: Context) -> list[tuple[str, dict]]:
-    """The scope instances a ``some`` or ``at`` ranges over, each with its local slots."""
-    head = call.args[0]
-    if isinstance(head, Scope):
-        return [(key, {**env, **local}) for key, local in ctx.bindings.scopes.get(head.name, ())]
-    bound = resolve(head, env, ctx)
-    if bound is None:
+        for scope in ("傳", "宮", "位"):
+            for key, local in b.scopes.get(scope, ()):
+                if (scope == "傳" and key == slot.name and not slot.path) or \
+                        (scope != "傳" and key == _scope_key(bound.value, b)):
+                    return [(key, {**env, **local})]
         return []
-    for scope in ("傳", "宮", "位"):
-        for key, local in ctx.bindings.scopes.get(scope, ()):
-            if (scope == "傳" and key == head.name and not head.path) or \
-                    (scope != "傳" and key == _scope_key(bound.value, ctx)):
-                return [(key, {**env, **local})]
-    return []
+
+    def ev(self, env, ctx, answers):
+        if self.pred == "every":
+            wits, instances = [], self.instances(env, ctx)
+            for _, local in instances:
+                ok, w, _ = self.body.ev(local, ctx, answers)
+                if not ok:
+                    return FAIL
+                wits += w
+            return bool(instances), wits, []
+        for key, local in self.instances(env, ctx):
+            ok, w, i = self.body.ev(local, ctx, answers)
+            if ok:
+                return True, w, [key, *i]
+        return FAIL
+
+    def need(self, env, ctx, out):
+        instances = self.instances(env, ctx)
+        if self.pred == "every":
+            mine, result = set(), bool(instances)
+            for _, local in instances:
+                got = self.body.need(local, ctx, mine)
+                if got is False:
+                    return False
+                if got is None:
+                    result = None
+            out |= mine
+            return result
+        result = False
+        for _, local in instances:  # the first instance that holds gives the witness
+            got = self.body.need(local, ctx, out)
+            if got is True:
+                return True if result is False else None
+            if got is None:
+                result = None
+        return result
 
 
-def _scope_key(value, ctx: Context):
+def _leading_eq(body: Node, scope: str, vocab: Vocabulary) -> tuple[str, frozenset] | None:
+    """(local slot, values) when the body of a ``some`` over *scope* starts with ``eq`` / ``among`` of
+    one of the scope's own slots (no suffix)."""
+    first = body.subs[0] if isinstance(body, All) else body
+    if isinstance(first, ChartLeaf) and first.pred in ("eq", "among") and first.first.slot is not None \
+            and not first.first.path and first.first.local in vocab.scopes[scope]["locals"]:
+        return first.first.local, first.wanted
+    return None
+
+
+def _scope_key(value, b: Bindings):
     if isinstance(value, str) and value.startswith("Stem:"):
-        lodge = ctx.bindings.slots.get("寄宮")
+        lodge = b.slots.get("寄宮")
         return lodge.value if lodge else None
     return value
 
 
-def collect_checks(call: Call, env: dict, ctx: Context, out: set) -> None:
-    """Every ground graph check of a condition, in every scope instance (no short-circuit)."""
-    if call.pred in GRAPH_PREDICATES:
-        out.update(graph_checks(call, env, ctx))
-    elif call.pred in ("all", "any", "not"):
-        for sub in call.args:
-            collect_checks(sub, env, ctx, out)
-    elif call.pred in ("some", "every", "at"):
-        for _, local in _instances(call, env, ctx):
-            collect_checks(call.args[1], local, ctx, out)
+class Graph(Node):
+    """A graph predicate: grounded into checks on node ids (a typed path, or a reified fact with given
+    parts), decided by the backend's answers; the witness starts with the chart hops of its slot."""
+
+    __slots__ = ("pred", "args", "ends", "rel", "template", "spec", "parts", "via", "named", "slot_args", "_checks")
+
+    def __init__(self, call: Call, vocab: Vocabulary):
+        pdef = vocab.predicates[call.pred]
+        self.pred = call.pred
+        self.args = [None if isinstance(a, Rel) else Arg(a, vocab) for a in call.args]
+        self.rel = next((x for x in call.args if isinstance(x, Rel)), None)
+        self.ends = [a for a in self.args if a is not None]
+        self.template, self.spec = pdef.get("path"), pdef.get("fact")
+        named = []
+        if self.spec is not None:
+            varargs = len(pdef["args"]) - 1 if pdef["args"][-1].endswith("*") else None
+            self.parts = [self._part(self.spec[k], varargs, vocab) for k in ("subject", "object", "value")]
+            self.via = tuple((s.lstrip("~"), "in" if s.startswith("~") else "out")
+                             for s in self.spec.get("subject_via", ()))
+            named = [Arg(Slot(v), vocab) for k, v in self.spec.items()
+                     if k in ("subject", "object") and not str(v).startswith("$")]
+        self.slot_args = [a for a in self.ends if a.slot is not None] + named  # witnesses start / end here
+        self._checks: dict = {}
+
+    def _part(self, ref: str, varargs: int | None, vocab: Vocabulary) -> list[Arg]:
+        """The arguments a fact-template part names: ``$N`` (all the rest for a varargs one), or a slot."""
+        if ref.startswith("$"):
+            i = int(ref[1:])
+            return self.ends[i:] if i == varargs else self.ends[i:i + 1]
+        return [Arg(Slot(ref), vocab)]
+
+    def checks(self, env: dict, ctx: Context) -> list[tuple]:
+        """The ground checks (several for alternatives, e.g. two vigours); [] when a slot is unbound."""
+        b = ctx.bindings
+        if self.template is not None:
+            a, z = self.ends[0].get(env, b)[0], self.ends[1].get(env, b)[0]
+            if not isinstance(a, str) or not isinstance(z, str):
+                return []
+            key = (a, z)
+            found = self._checks.get(key)
+            if found is None:
+                found = self._checks[key] = [("path", a, self._steps(a, z, ctx.labels), z)]
+            return found
+        subject, obj, values = ([x.get(env, b)[0] for x in part] for part in self.parts)
+        checks = []
+        for s in subject:
+            for o in obj:
+                for v in values:
+                    if isinstance(s, str) and isinstance(o, str) and isinstance(v, str):
+                        use_via = self.via if self.via and ctx.labels.get(s) != self.spec.get("subject_label") else ()
+                        checks.append(("fact", self.spec["relation"], s, o, self.spec["qualifier"], v, use_via))
+        return checks
+
+    def _steps(self, a: str, z: str, labels: dict) -> tuple:
+        """The concrete steps of the path template between *a* and *z*: ``((type, dir), …)``; an
+        optional ``HAS_ELEMENT?`` step is left out at an end that is an Element itself."""
+        steps = []
+        for i, step in enumerate(self.template):
+            if step == "$2":
+                rel = self.rel
+                steps.append((rel.type, "either" if rel.type in SYMMETRIC else ("in" if rel.reverse else "out")))
+                continue
+            optional, name = step.endswith("?"), step.rstrip("?")
+            reverse, name = name.startswith("~"), name.lstrip("~")
+            if optional and labels.get(a if i == 0 else z) == "Element":
+                continue
+            steps.append((name, "in" if reverse else "out"))
+        return tuple(steps)
+
+    def ev(self, env, ctx, answers):
+        for check in self.checks(env, ctx):
+            if check[0] == "path" and not check[2]:  # two phases (納音 slots, Element.金): same_phase is identity
+                if check[1] != check[3]:
+                    return FAIL
+                bounds = (a.bound(env, ctx.bindings) for a in self.ends if a.slot is not None)
+                return True, [bd.chain for bd in bounds if bd is not None], []
+            hops = answers.get(check)
+            if hops:
+                start, end = self._ends(env, ctx.bindings, hops)
+                wits = [("graph", hops, start, end)]
+                if check[0] == "fact":  # the fact's object –OBJECT← the fact –QUALIFIER→ its qualifier's value
+                    chain = self._chain_of(env, ctx.bindings, check[3])
+                    wits.append(("qualifier", hops[-1][3], check[3], check[4], check[5], chain, hops[-1][4]))
+                return True, wits, []
+        return FAIL
+
+    def need(self, env, ctx, out):
+        checks = self.checks(env, ctx)
+        if not checks:
+            return False
+        if checks[0][0] == "path" and not checks[0][2]:  # a path of no step: decided here, never asked
+            return checks[0][1] == checks[0][3]
+        out.update(checks)
+        return None
+
+    def _chain_of(self, env: dict, b: Bindings, node: str):
+        """The chain of the predicate's slot argument bound to *node* (None when none is)."""
+        for a in self.ends:
+            if a.slot is not None:
+                bound = a.bound(env, b)
+                if bound and bound.value == node:
+                    return bound.chain
+        return None
+
+    def _ends(self, env: dict, b: Bindings, hops: list) -> tuple:
+        """(the chain of the slot a graph witness starts from, or None; the slot it ends at, or None). The
+        slots are the predicate's arguments and the chart slots its definition names (kin: 日干)."""
+        slots = [(a.slot, a.bound(env, b)) for a in self.slot_args]
+        start = next((bd.chain for _, bd in slots if bd and bd.value == hops[0][0]), None)
+        end = next((str(s) for s, bd in slots if bd and bd.value == hops[-1][2] and len(bd.chain) == 1), None)
+        return start, end
 
 
 def _chain(bound: Bound | None) -> list:
     return [bound.chain] if bound else []
 
 
-def evaluate(call: Call, env: dict, ctx: Context, answers: dict) -> tuple[bool, list, list]:
-    """(holds, witnesses, instances): the chains and graph walks that decided a condition, and the
-    scope instances it held in. *answers* maps each ground check to its witness (or None)."""
-    pred, args = call.pred, call.args
-    if pred == "all":
-        wits, inst = [], []
-        for sub in args:
-            ok, w, i = evaluate(sub, env, ctx, answers)
-            if not ok:
-                return False, [], []
-            wits += w
-            inst += i
-        return True, wits, inst
-    if pred == "any":
-        for sub in args:
-            ok, w, i = evaluate(sub, env, ctx, answers)
-            if ok:
-                return True, w, i
-        return False, [], []
-    if pred == "not":
-        ok, _, _ = evaluate(args[0], env, ctx, answers)
-        return (not ok), [], []
-    if pred == "every":
-        wits, instances = [], _instances(call, env, ctx)
-        for _, local in instances:
-            ok, w, _ = evaluate(args[1], local, ctx, answers)
-            if not ok:
-                return False, [], []
-            wits += w
-        return bool(instances), wits, []
-    if pred in ("some", "at"):
-        for key, local in _instances(call, env, ctx):
-            ok, w, i = evaluate(args[1], local, ctx, answers)
-            if ok:
-                return True, w, [key, *i]
-        return False, [], []
-    if pred in GRAPH_PREDICATES:
-        for check in graph_checks(call, env, ctx):
-            hops = answers.get(check)
-            if hops:
-                start, end = _ends(call, env, ctx, hops)
-                wits = [("graph", hops, start, end)]
-                if check[0] == "fact":  # the fact's object –OBJECT← the fact –QUALIFIER→ its qualifier's value
-                    chain = _chain_of(call, env, ctx, check[3])
-                    wits.append(("qualifier", hops[-1][3], check[3], check[4], check[5], chain, hops[-1][4]))
-                return True, wits, []
-        return False, [], []
-    return chart_leaf(call, env, ctx)
+class PatternLeaf(Node):
+    """``pattern(P)``: P was found by its REQUIRES rules, or the engine named it as the 課體."""
 
+    __slots__ = ("id",)
 
-def _chain_of(call: Call, env: dict, ctx: Context, node: str):
-    """The chain of the predicate's slot argument bound to *node* (None when none is)."""
-    for a in call.args:
-        if isinstance(a, Slot):
-            bound = resolve(a, env, ctx)
-            if bound and bound.value == node:
-                return bound.chain
-    return None
+    def __init__(self, call: Call):
+        self.id = call.args[0].id
 
-
-def _ends(call: Call, env: dict, ctx: Context, hops: list) -> tuple:
-    """(the chain of the slot a graph witness starts from, or None; the slot it ends at, or None). The
-    slots are the predicate's arguments and the chart slots its definition names (kin: 日干)."""
-    spec = ctx.vocab.predicates[call.pred].get("fact", {})
-    named = [Slot(v) for k, v in spec.items() if k in ("subject", "object") and not str(v).startswith("$")]
-    slots = [(a, resolve(a, env, ctx)) for a in (*call.args, *named) if isinstance(a, Slot)]
-    start = next((b.chain for a, b in slots if b and b.value == hops[0][0]), None)
-    end = next((str(a) for a, b in slots if b and b.value == hops[-1][2] and len(b.chain) == 1), None)
-    return start, end
-
-
-def chart_leaf(call: Call, env: dict, ctx: Context) -> tuple[bool, list, list]:
-    """The predicates decided by the chart itself, the request, or the patterns already found."""
-    pred, args = call.pred, call.args
-    if pred == "pattern":
-        walks = ctx.patterns.get(args[0].id)
+    def ev(self, env, ctx, answers):
+        walks = ctx.patterns.get(self.id)
         if walks is not None:
             return True, [("walk", w) for w in walks], []
         course = ctx.bindings.slots.get("課體")  # a 課體 the engine found (涉害, 伏吟, 八專 …) is a pattern too
-        if course is not None and args[0].id in course.value:
-            return True, [((args[0].id, "課體"),)], []
-        return False, [], []
+        if course is not None and self.id in course.value:
+            return True, [((self.id, "課體"),)], []
+        return FAIL
+
+    def need(self, env, ctx, out):
+        if self.id in ctx.undecided:  # its REQUIRES rules' checks are collected with them
+            return None
+        return self.ev(env, ctx, {})[0]
+
+
+class TopicLeaf(Node):
+    """``topic(T)``: the reading asks T or a sub-topic of T (``ctx.topics``), or every topic at once (``*``)."""
+
+    __slots__ = ("id",)
+
+    def __init__(self, call: Call):
+        self.id = call.args[0].id
+
+    def ev(self, env, ctx, answers):
+        return (self.id == ctx.topic or ctx.topic == "*" or self.id in ctx.topics), [], []
+
+
+class ChartLeaf(Node):
+    """The predicates the chart itself decides: ``eq`` ``among`` ``same`` ``over`` ``void``."""
+
+    __slots__ = ("pred", "first", "second", "wanted")
+
+    def __init__(self, call: Call, vocab: Vocabulary):
+        self.pred = call.pred
+        self.first = Arg(call.args[0], vocab)
+        self.second = Arg(call.args[1], vocab) if len(call.args) > 1 else None
+        self.wanted = frozenset(a.id if isinstance(a, Sym) else a for a in call.args[1:])
+
+    def ev(self, env, ctx, answers):
+        b = ctx.bindings
+        value, bound = self.first.get(env, b)
+        if value is None:
+            return FAIL
+        pred = self.pred
+        if pred in ("eq", "among"):
+            if isinstance(value, frozenset):  # a set slot (空亡, 旬空): the witness is the member that matched
+                hits = sorted(value & self.wanted)
+                return bool(hits), [((m, bound.chain[0][1]),) for m in hits] if bound else [], []
+            return (True, _chain(bound), []) if value in self.wanted else FAIL
+        if pred == "same":
+            other, obound = self.second.get(env, b)
+            return (True, _chain(bound) + _chain(obound), []) if other == value else FAIL
+        if pred == "over":
+            earth = b.below.get(value)
+            ok = earth is not None and earth == self._earth(env, b)
+            return (True, [bound.chain + (("UNDER", earth),)] if bound else [], []) if ok else FAIL
+        if pred == "void":
+            voids = set()
+            for name in ("旬空", "空亡"):
+                if name in b.slots:
+                    voids |= b.slots[name].value
+            return (True, _chain(bound), []) if value in voids else FAIL
+        raise ValueError(f"no evaluator for predicate {pred!r}")
+
+    def _earth(self, env: dict, b: Bindings) -> str | None:
+        """The earth position an ``over`` target names: a Branch, or a Stem slot's 寄宮."""
+        value, _ = self.second.get(env, b)
+        if isinstance(value, str) and value.startswith("Stem:"):
+            lodge = b.slots.get("寄宮")
+            return lodge.value if lodge and b.slots["日干"].value == value else None
+        return value
+
+
+def compile_condition(call: Call, vocab: Vocabulary) -> Node:
+    """The evaluator tree of a parsed condition (see :mod:`leishen.loaders.conditions`)."""
+    pred, args = call.pred, call.args
+    if pred == "all":
+        return All([compile_condition(a, vocab) for a in args])
+    if pred == "any":
+        return Any([compile_condition(a, vocab) for a in args])
+    if pred == "not":
+        return Not(compile_condition(args[0], vocab))
+    if pred in ("some", "every", "at"):
+        return Ranging(pred, args[0], compile_condition(args[1], vocab), vocab)
+    if pred in GRAPH_PREDICATES:
+        return Graph(call, vocab)
+    if pred == "pattern":
+        return PatternLeaf(call)
     if pred == "topic":
-        return (args[0].id == ctx.topic), [], []
-    value, bound = _value(args[0], env, ctx)
-    if value is None:
-        return False, [], []
-    if pred in ("eq", "among"):
-        wanted = {a.id if isinstance(a, Sym) else a for a in args[1:]}
-        if isinstance(value, frozenset):  # a set slot (空亡, 旬空): the witness is the member that matched
-            hits = sorted(value & wanted)
-            return bool(hits), [((m, bound.chain[0][1]),) for m in hits] if bound else [], []
-        ok = value in wanted
-        return ok, _chain(bound) if ok else [], []
-    if pred == "same":
-        other, obound = _value(args[1], env, ctx)
-        ok = other == value
-        return ok, (_chain(bound) + _chain(obound)) if ok else [], []
-    if pred == "over":
-        earth = ctx.bindings.below.get(value)
-        ok = earth is not None and earth == _earth_of(args[1], env, ctx)
-        return ok, [bound.chain + (("UNDER", earth),)] if ok and bound else [], []
-    if pred == "void":
-        voids = set()
-        for name in ("旬空", "空亡"):
-            if name in ctx.bindings.slots:
-                voids |= ctx.bindings.slots[name].value
-        ok = value in voids
-        return ok, _chain(bound) if ok else [], []
+        return TopicLeaf(call)
+    if pred in ("eq", "among", "same", "over", "void"):
+        return ChartLeaf(call, vocab)
     raise ValueError(f"no evaluator for predicate {pred!r}")
-
-
-def in_scope(rule: Rule, ctx: Context) -> bool:
-    """A rule is in scope when its system was computed."""
-    return rule.system in ctx.bindings.systems

@@ -118,3 +118,102 @@ def finding(*, system: str, topic: str | None, query: str, fact: Fact, name: str
 
 def path_nodes(walk: list) -> list[str]:
     return [h["node"]["id"] for h in walk if "node" in h]
+
+
+def _walk_bindings(walks: list[list]) -> dict:
+    """slot → node id of every slot a finding's walks start from."""
+    out = {}
+    for walk in walks:
+        for hop in walk:
+            if "slot" in hop and "node" in hop:
+                out[hop["slot"]] = hop["node"]["id"]
+    return out
+
+
+def witness_key(w) -> tuple:
+    """What a witness is, as a hashable key: a chart chain as it is; a graph witness by its edges
+    (the answer's ``Hops.key``); a pattern's walk by the walk object (walks come from :class:`Made`,
+    which keeps them)."""
+    tag = w[0]
+    if tag == "graph":
+        return ("graph", w[1].key, w[2], w[3])
+    if tag == "qualifier":
+        return w[:6]
+    if tag == "walk":
+        return ("walk", id(w[1]))
+    return w
+
+
+class Made:
+    """Builds the findings of rules and patterns, once per distinct input: a finding depends only on
+    the rule, its witnesses, the scope instances it held in, the school options and the slot a
+    Concept of the fact stands for, so a finding already made is handed out again (findings are
+    read-only; the store is emptied when it grows past *limit* entries, between readings)."""
+
+    def __init__(self, reader, limit: int = 200_000):
+        self.r, self.limit, self.store = reader, limit, {}
+
+    def start(self) -> None:
+        """Called before a reading: empties the store when it has grown past its limit."""
+        if len(self.store) > self.limit:
+            self.store.clear()
+
+    def rule(self, rule, wits: list, where: list, ctx, concepts: dict) -> dict:
+        """The finding of a rule that holds: its path reaches the fact's subject and ends at its meaning."""
+        r, fact = self.r, self.r.facts[rule.fact]
+        options = ctx.bindings.options.get(rule.system, {})
+        key = (rule.fact, tuple(map(witness_key, wits)), tuple(where), repr(options), concepts.get(fact.subject))
+        found = self.store.get(key)
+        if found is None:
+            walks = [witness_walk(w, r.props) for w in wits]
+            path, evidence = main_walk(fact, walks, r.props, concepts)
+            topic = r.rule_topic[rule.fact]
+            found = self.store[key] = finding(
+                system=rule.system, topic=r.props[topic]["name"] if topic else None, query="rules", fact=fact,
+                name=r._name(fact), polarity=rule.polarity, judgment=rule.judgment,
+                bindings=_walk_bindings([path, *evidence]), path=path, evidence=evidence, props=r.props,
+                options=options, where=where)
+        return found
+
+    def pattern(self, pattern: str, results: list, ctx, concepts: dict) -> tuple[list, list]:
+        """(the findings of a pattern that holds, its walks [path, *evidence]) from the results
+        ``(rule, ok, witnesses, where)`` of its case's REQUIRES rules."""
+        req = self.r.facts[results[0][0].fact]
+        options = ctx.bindings.options.get(results[0][0].system, {})
+        key = (pattern, tuple((r.fact, tuple(map(witness_key, ws)), tuple(where)) for r, _, ws, where in results),
+               ctx.topic, repr(options), concepts.get(req.object))
+        found = self.store.get(key)
+        if found is None:
+            path, evidence = self._pattern_path(pattern, results, concepts)
+            found = self.store[key] = (self._pattern_findings(pattern, results, path, evidence, ctx, options),
+                                       [path, *evidence])
+        return found
+
+    def _pattern_path(self, pattern: str, results: list, concepts: dict) -> tuple[list, list]:
+        """The walk from a chart slot to the pattern (through its first REQUIRES edge) and the others."""
+        props = self.r.props
+        req = self.r.facts[results[0][0].fact]
+        walks = [witness_walk(w, props) for _, _, ws, _ in results for w in ws]
+        head, evidence = walk_to(req.object, walks, props, concepts)
+        return head + [fact_hop(req, forward=False), node_json(pattern, props)], evidence
+
+    def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, ctx,
+                          options: dict) -> list[dict]:
+        """The pattern itself (the walk ends at the pattern), then a finding per meaning of it that has no
+        condition of its own and no other topic (meanings with a condition are rules, found as such)."""
+        r = self.r
+        first_rule, _, _, where = results[0]
+        req = r.facts[first_rule.fact]
+        judgment = "; ".join(x.judgment for x, *_ in results if x.judgment)
+        meanings = [m for m in r.meanings.get(pattern, ())
+                    if dict(m.qualifiers).get("topic") in (None, ctx.topic, *ctx.topics)]
+        out = []
+        for meaning in [None, *meanings]:
+            full = path + ([fact_hop(meaning), node_json(meaning.object, r.props)] if meaning else [])
+            polarity = (meaning.polarity if meaning and meaning.polarity else first_rule.polarity)
+            topic = dict(meaning.qualifiers).get("topic") if meaning else None
+            out.append(finding(system=first_rule.system, topic=r.props[topic]["name"] if topic else None,
+                               query="patterns", fact=meaning or req, name=r.props[pattern]["name"],
+                               polarity=polarity, judgment=judgment, bindings=_walk_bindings([full, *evidence]),
+                               path=full, evidence=evidence, props=r.props, options=options, where=where))
+        return out

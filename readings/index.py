@@ -14,7 +14,11 @@ from collections import defaultdict
 from leishen.loaders.conditions import Call, Scope, Slot, Sym
 
 
-def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, sources: dict | None = None) -> list | None:
+MAX_ALTERNATIVES = 64  # an all() of alternatives is combined only while it stays this small
+
+
+def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, sources: dict | None = None,
+                   patterns: bool = False) -> list | None:
     """Alternatives ``[(scope, frozenset of (slot, node)), …]``: in any chart where *call* holds, for at
     least one alternative, one instance of the scope (scope None: the chart itself) binds every pair.
     None when nothing necessary can be read from the condition. *locals_of* maps a scope to its local
@@ -34,22 +38,31 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
             where = scope if scope and args[0].name in locals_of[scope] else None
             return [(where, frozenset({(args[0].name, a.id)})) for a in args[1:]]
         return None
+    if pred == "pattern" and patterns:  # found by its REQUIRES rules, or named by the engine as the 課體
+        return [(None, frozenset({("pattern", args[0].id)})), (None, frozenset({("課體", args[0].id)}))]
     if pred == "all":
-        found = [k for k in (necessary_keys(c, locals_of, scope, sources) for c in args) if k]
-        singles: dict = {}
+        found = [k for k in (necessary_keys(c, locals_of, scope, sources, patterns) for c in args) if k]
+        by_where: dict = {}  # parts whose alternatives all bind in the same place
         for alts in found:
-            if len(alts) == 1:
-                where, pairs = alts[0]
-                singles[where] = singles.get(where, frozenset()) | pairs
-        if singles:
-            where = scope if scope in singles else next(iter(singles))
-            return [(where, singles[where])]
+            places = {where for where, _ in alts}
+            if len(places) == 1:
+                by_where.setdefault(places.pop(), []).append(alts)
+        if by_where:
+            where = scope if scope in by_where else None if None in by_where else next(iter(by_where))
+            if where is not None and where != scope:  # separate some() of a scope: separate instances
+                return min(by_where[where], key=len)
+            combined = [(where, frozenset())]
+            for alts in by_where[where]:  # every part must hold: one alternative of each, together
+                product = [(where, p | q) for _, p in combined for _, q in alts]
+                if len(product) <= MAX_ALTERNATIVES:
+                    combined = product
+            return combined if combined[0][1] else by_where[where][0]
         return min(found, key=len) if found else None
     if pred == "any":
-        found = [necessary_keys(c, locals_of, scope, sources) for c in args]
+        found = [necessary_keys(c, locals_of, scope, sources, patterns) for c in args]
         return [alt for alts in found for alt in alts] if found and all(found) else None
     if pred == "some" and isinstance(args[0], Scope) and scope is None:
-        return necessary_keys(args[1], locals_of, args[0].name, sources)
+        return necessary_keys(args[1], locals_of, args[0].name, sources, patterns)
     return None
 
 
@@ -71,12 +84,12 @@ def present_pairs(bindings) -> dict:
 class RuleIndex:
     """Rules by their necessary pairs, in their original order."""
 
-    def __init__(self, rules: list, locals_of: dict, sources: dict | None = None):
+    def __init__(self, rules: list, locals_of: dict, sources: dict | None = None, patterns: bool = False):
         self.rules = rules
         self.always: list[int] = []
         self.by_key: dict[tuple, list[tuple[int, frozenset]]] = defaultdict(list)
         for i, rule in enumerate(rules):
-            alts = necessary_keys(rule.when, locals_of, sources=sources)
+            alts = necessary_keys(rule.when, locals_of, sources=sources, patterns=patterns)
             if alts is None:
                 self.always.append(i)
                 continue

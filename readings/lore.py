@@ -60,7 +60,7 @@ def relation_rows(reader, b) -> list[tuple[str, dict]]:
                     nodes.setdefault(b.slots[n].value, set()).add(system)
     if not nodes:
         return []
-    rows = reader.backend.run("relations_among", node_ids=sorted(nodes))
+    rows = _relations_among(reader, set(nodes))
     return [(system, row) for row in rows if row["type"] in RELATION_TYPES
             for system in sorted(nodes[row["source"]["id"]] & nodes[row["target"]["id"]])]
 
@@ -156,7 +156,35 @@ def slot_relations(reader, b, topic: str | None) -> list[dict]:
     if "旬" in b.slots and "liuren" in b.systems:
         nodes.add(b.slots["旬"].value)
         types |= set(SHENSHA_TYPES)
-    return reader.backend.run("relations_from", node_ids=sorted(nodes), types=sorted(types)) if nodes else []
+    return _relations_from(reader, nodes, sorted(types)) if nodes else []
+
+
+def _relations_among(reader, nodes: set) -> list[dict]:
+    """The rows of ``relations_among`` over *nodes*. With the reader's cache on, the query is asked once
+    for every Stem and Branch and each reading takes the rows among its own nodes (the rows are sorted
+    by content, so the order is the query's)."""
+    table = reader.lore_answers.get("among") if reader.cache else None
+    every = reader.lore_answers.get("among_nodes")
+    if reader.cache and table is None:
+        every = reader.lore_answers["among_nodes"] = frozenset(reader.ids_by_label["Stem"] + reader.ids_by_label["Branch"])
+        table = reader.lore_answers["among"] = reader.backend.run("relations_among", node_ids=sorted(every))
+    if table is None or not nodes <= every:
+        return reader.backend.run("relations_among", node_ids=sorted(nodes))
+    return [row for row in table if row["source"]["id"] in nodes and row["target"]["id"] in nodes]
+
+
+def _relations_from(reader, nodes: set, types: list[str]) -> list[dict]:
+    """The rows of ``relations_from``; with the reader's cache on, asked once per node and types (the
+    rows are sorted by source first, so joining them node by node keeps the query's order)."""
+    if not reader.cache:
+        return reader.backend.run("relations_from", node_ids=sorted(nodes), types=types)
+    rows = []
+    for node in sorted(nodes):
+        key = ("from", node, tuple(types))
+        if key not in reader.lore_answers:
+            reader.lore_answers[key] = reader.backend.run("relations_from", node_ids=[node], types=types)
+        rows += reader.lore_answers[key]
+    return rows
 
 
 def leixiang_findings(reader, b, topic: str | None, rows: list[dict]) -> list[dict]:

@@ -18,9 +18,9 @@ from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.evaluate import Context, collect_checks, evaluate
+from leishen.readings.evaluate import Context, compile_condition
 from leishen.readings.index import RuleIndex, present_pairs
-from leishen.readings.findings import fact_hop, finding, main_walk, node_json, walk_to, witness_walk
+from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
 from leishen.readings.trail import chart_trail
@@ -57,32 +57,46 @@ class Reader:
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
         self._fact_tables()
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
+        self.compiled = {r.fact: compile_condition(r.when, self.vocab) for r in self.data.rules}
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
+        self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
+        for r in self.requires:
+            fact = self.facts[r.fact]
+            self.cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(r)
+        self.cases = dict(sorted(self.cases.items()))
         self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
         locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
         for e in self.data.edges:
             sources[(e.type, e.dst)].add(e.src)
         self.requires_index = RuleIndex(self.requires, locals_of, sources)
-        self.others_index = RuleIndex(self.others, locals_of, sources)
+        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True)
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
-        self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") for r in self.data.rules}
+        self.lore_answers: dict = {}  # the lore queries' answers, when the cache is on
+        self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
+                           for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self._chosen: dict = {}
+        self.made = Made(self)
+        self._scope_counts: dict = {}
 
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
         meanings of each pattern that have no condition of their own, the domains each topic consults
-        (CONSULTS, for the 類神) and the topics that have facts."""
+        (CONSULTS, for the 類神), the topic each sub-topic is a case of (SUBTOPIC_OF) and the topics that
+        have facts."""
         self.seasons, self.meanings, self.consults, topics = {}, defaultdict(list), defaultdict(set), set()
+        self.parent_topic = {}
         for f in self.data.facts:
             if f.relation == "IN_SEASON":
                 self.seasons[f.subject] = f.object
+            elif f.relation == "SUBTOPIC_OF":
+                self.parent_topic[f.subject] = f.object
             elif f.relation == "CONSULTS":
                 self.consults[f.subject].add(self.props[f.object]["name"])
             elif f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and not f.when:
@@ -92,29 +106,44 @@ class Reader:
 
     # ---- topics -------------------------------------------------------------------------------
     def topics(self) -> list[dict]:
-        """The topics that have rules: {"id","zh","ko","en"}."""
-        return [{"id": t, "zh": self.props[t]["name"], "ko": self.props[t]["ko"], "en": self.props[t]["en"]}
+        """The topics that have rules: {"id","zh","ko","en","parent"} (parent: the zh name of the topic a
+        sub-topic is a case of, else None)."""
+        return [{"id": t, "zh": self.props[t]["name"], "ko": self.props[t]["ko"], "en": self.props[t]["en"],
+                 "parent": self.props[self.parent_topic[t]]["name"] if t in self.parent_topic else None}
                 for t in self.topic_ids if t in self.props]
+
+    def topic_scope(self, topic_id: str | None) -> frozenset:
+        """The topics a reading of *topic_id* covers: the topic and every topic it is a case of
+        (買貨 → 買貨, 求財); every topic for ALL_TOPICS; none for the general reading."""
+        if topic_id == ALL_TOPICS:
+            return frozenset(self.topic_ids)
+        scope = set()
+        while topic_id is not None and topic_id not in scope:
+            scope.add(topic_id)
+            topic_id = self.parent_topic.get(topic_id)
+        return frozenset(scope)
 
     def topic_id(self, topic: str | None) -> str | None:
         """The Topic node id a zh, ko or en topic name (or an id) denotes; TopicError naming the topics."""
         if topic is None or topic == ALL_TOPICS:
             return topic
         wanted = topic.strip().lower()
-        for t in self.topics():
-            if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower()):
-                return t["id"]
-        known = ", ".join(f"{t['zh']} ({t['en']})" for t in self.topics())
-        raise TopicError(f"unknown topic {topic!r}; topics: {known}")
+        found = [t for t in self.topics() if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower())]
+        if len(found) == 1:
+            return found[0]["id"]
+        named = lambda ts: ", ".join(f"{t['zh']} ({t['en']})" for t in ts)  # noqa: E731
+        if found:  # a Korean reading two topics share (買貨 賣貨 are both 매화)
+            raise TopicError(f"ambiguous topic {topic!r}: {named(found)}; give it in zh or en")
+        raise TopicError(f"unknown topic {topic!r}; topics: {named(self.topics())}")
 
     # ---- evaluation ---------------------------------------------------------------------------
     def _in_scope(self, rule, ctx: Context) -> bool:
-        """In scope: the rule's system was computed, and it has no topic or the one asked (every topic
-        when the reading asks ALL_TOPICS)."""
+        """In scope: the rule's system was computed, and it has no topic or one the reading covers (the
+        topic asked or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
         if rule.system not in ctx.bindings.systems:
             return False
         topic = self.rule_topic[rule.fact]
-        return topic is None or topic == ctx.topic or ctx.topic == ALL_TOPICS
+        return topic is None or topic in ctx.topics
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
@@ -122,7 +151,7 @@ class Reader:
         order, paths, facts = check_params(c for c in checks if c not in known)
         rows = self.backend.run("rule_checks", paths=paths, facts=facts) if order else []
         fresh = dict.fromkeys(order)
-        fresh.update((order[r["id"]], r["hops"]) for r in rows)
+        fresh.update((order[r["id"]], Hops(r["hops"])) for r in rows)
         if self.cache:
             self._answers.update(fresh)
             return self._answers
@@ -153,8 +182,9 @@ class Reader:
         """The reading of a chart (JSON-able dict; see docs/readings.md). *only* limits the rules to
         those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings."""
         topic_id = self.topic_id(topic)
+        self.made.start()
         b = chart_bindings(chart, self.lex, self.seasons)
-        ctx = Context(b, self.vocab, self.labels, topic_id)
+        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id))
         if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
             key = frozenset(only)
             if key not in self._chosen:
@@ -166,25 +196,31 @@ class Reader:
         else:
             requires = [r for r in self.requires if self._in_scope(r, ctx)]
             present = present_pairs(b)
-            others = [r for r in self.others_index.candidates(present) if self._in_scope(r, ctx)]
             possible = {r.fact for r in self.requires_index.candidates(present)}
-        checks: set = set()
+            others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
+        checks: set = set()
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
             answers = _Lazy(self)
-        else:  # one round trip for every check of the reading
-            for rule in [r for r in requires if r.fact in possible] + others:
-                collect_checks(rule.when, {}, ctx, checks)
+        else:  # one round trip for the checks that can change the reading
+            ctx = replace(ctx, undecided=self._need_patterns(requires, possible, ctx, checks))
+            if others is None:
+                others = self._candidates(present, ctx.undecided, ctx)
+            for rule in others:
+                self.compiled[rule.fact].need({}, ctx, checks)
             answers = self.answer(checks | set(lore.values()))
         findings, held = self._patterns(requires, possible, ctx, answers)
-        ctx = replace(ctx, patterns=held)
-        counts = {"rules_in_scope": len(requires) + len(others), "checks": len(checks),
-                  "out_of_scope": len(self.rules) - len(requires) - len(others)}
+        ctx = replace(ctx, patterns=held, undecided=frozenset())
+        if others is None:
+            others = self._candidates(present, held, ctx)
+        counts = {"rules_in_scope": self._in_scope_count(b.systems, topic_id), "rules_tried": len(requires) + len(others),
+                  "checks": len(checks)}
+        counts["out_of_scope"] = len(self.rules) - counts["rules_in_scope"]
         concepts = self._slot_concepts(ctx)
         for rule in others:
-            ok, wits, where = evaluate(rule.when, {}, ctx, answers)
+            ok, wits, where = self.compiled[rule.fact].ev({}, ctx, answers)
             if ok:
-                findings.append(self._rule_finding(rule, wits, where, ctx, concepts))
+                findings.append(self.made.rule(rule, wits, where, ctx, concepts))
         if lore:
             findings += lore_findings(self, b, answers, lore)
             findings += relation_findings(self, b, relation_rows(self, b))
@@ -198,6 +234,21 @@ class Reader:
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
 
+    def _candidates(self, present: dict, patterns, ctx: Context) -> list:
+        """The in-scope rules (other than REQUIRES) the chart may meet, given the patterns that hold (or
+        may hold, while checks are collected)."""
+        chart = present[None][0] | {("pattern", p) for p in patterns}
+        return [r for r in self.others_index.candidates({**present, None: [chart]}) if self._in_scope(r, ctx)]
+
+    def _in_scope_count(self, systems: tuple, topic: str | None) -> int:
+        """How many rules a reading of these systems and this topic has in scope (before pruning)."""
+        key = (systems, topic)
+        if key not in self._scope_counts:
+            self._scope_counts[key] = sum(
+                1 for r in self.rules if r.system in systems
+                and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in self.topic_scope(topic)))
+        return self._scope_counts[key]
+
     def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
         """Ask the backend, in one call, every ground check the readings of these charts under these
         topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
@@ -209,15 +260,16 @@ class Reader:
     def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
         """Every ground check the readings of these charts under these topics may ask (unpruned)."""
         checks: set = set()
-        topic_ids = {self.topic_id(t) for t in topics}
+        topic_ids = set().union(*(self.topic_scope(self.topic_id(t)) for t in topics))
         for chart in charts:
             b = chart_bindings(chart, self.lex, self.seasons)
             checks |= set(lore_checks(self, b).values())
-            ctx = Context(b, self.vocab, self.labels)  # a rule's checks do not depend on the topic asked
+            ctx = Context(b, self.vocab, self.labels, topics=frozenset(topic_ids))  # topic(T) holds for these
+            ctx = replace(ctx, undecided=frozenset(p for p, _ in self.cases))  # patterns: not decided yet
             for rule in self.rules:
-                topic = dict(self.facts[rule.fact].qualifiers).get("topic")
-                if rule.system in b.systems and (topic is None or topic in topic_ids or ALL_TOPICS in topic_ids):
-                    collect_checks(rule.when, {}, ctx, checks)
+                topic = self.rule_topic[rule.fact]
+                if rule.system in b.systems and (topic is None or topic in topic_ids):
+                    self.compiled[rule.fact].need({}, ctx, checks)
         return checks
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
@@ -226,24 +278,17 @@ class Reader:
         call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
                                        system_hint=system or "liuren")
         b = chart_bindings(chart, self.lex, self.seasons)
-        ctx = Context(b, self.vocab, self.labels, self.topic_id(topic))
-        ok, wits, where = evaluate(call, {}, ctx, _Lazy(self) if self.cache else self._batch(call, ctx))
+        topic_id = self.topic_id(topic)
+        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id))
+        node = compile_condition(call, self.vocab)
+        if self.cache:
+            answers = _Lazy(self)
+        else:
+            checks: set = set()
+            node.need({}, ctx, checks)
+            answers = self.answer(checks)
+        ok, wits, where = node.ev({}, ctx, answers)
         return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
-
-    def _batch(self, call, ctx: Context) -> dict:
-        checks: set = set()
-        collect_checks(call, {}, ctx, checks)
-        return self.answer(checks)
-
-    def _rule_finding(self, rule, wits: list, where: list, ctx: Context, concepts: dict) -> dict:
-        fact = self.facts[rule.fact]
-        walks = [witness_walk(w, self.props) for w in wits]
-        path, evidence = main_walk(fact, walks, self.props, concepts)
-        topic = dict(fact.qualifiers).get("topic")
-        return finding(system=rule.system, topic=self.props[topic]["name"] if topic else None, query="rules",
-                       fact=fact, name=self._name(fact), polarity=rule.polarity, judgment=rule.judgment,
-                       bindings=_walk_bindings([path, *evidence]), path=path, evidence=evidence,
-                       props=self.props, options=ctx.bindings.options.get(rule.system, {}), where=where)
 
     def _slot_concepts(self, ctx: Context) -> dict:
         """Concept nodes that stand for a chart slot (Concept:日干 …) → the slot's bound value."""
@@ -255,51 +300,69 @@ class Reader:
         s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
         return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
 
-    def _patterns(self, requires: list, possible: set, ctx: Context, answers: dict) -> tuple[list, set]:
-        """The patterns whose every REQUIRES rule of one case holds, and their findings (a case with a
-        row the chart cannot meet — not in *possible* — is skipped)."""
-        cases: dict[tuple, list] = defaultdict(list)
-        for rule in requires:
-            fact = self.facts[rule.fact]
-            cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(rule)
+    def _cases(self, requires: list, possible: set):
+        """The cases of the patterns to try, in order: (pattern, the case's in-scope REQUIRES rules); a
+        case with a row the chart cannot meet (not in *possible*) is left out."""
+        wanted = {r.fact for r in requires}
+        for (pattern, _), rules in self.cases.items():
+            rules = [r for r in rules if r.fact in wanted]
+            if rules and all(r.fact in possible for r in rules):
+                yield pattern, rules
+
+    def _need_patterns(self, requires: list, possible: set, ctx: Context, out: set) -> frozenset:
+        """Collect the checks that decide the patterns (every case up to the first the chart alone
+        decides true) and return the patterns that may hold."""
+        decided, undecided = set(), set()
+        for pattern, rules in self._cases(requires, possible):
+            if pattern in decided:
+                continue
+            mine, result = set(), True
+            for r in rules:
+                got = self.compiled[r.fact].need({}, ctx, mine)
+                if got is False:
+                    result = False
+                    break
+                if got is None:
+                    result = None
+            if result is not False:
+                out |= mine
+                undecided.add(pattern)
+                if result is True:
+                    decided.add(pattern)
+        return frozenset(undecided)
+
+    def _patterns(self, requires: list, possible: set, ctx: Context, answers) -> tuple[list, dict]:
+        """The patterns whose every REQUIRES rule of one case holds (the first such case), and their
+        findings."""
         findings, held = [], {}
         concepts = self._slot_concepts(ctx)
-        for (pattern, case), rules in sorted(cases.items()):
-            if pattern in held or any(r.fact not in possible for r in rules):
+        for pattern, rules in self._cases(requires, possible):
+            if pattern in held:
                 continue
-            results = [(r, *evaluate(r.when, {}, ctx, answers)) for r in rules]
+            results = [(r, *self.compiled[r.fact].ev({}, ctx, answers)) for r in rules]
             if all(ok for _, ok, _, _ in results):
-                path, evidence = self._pattern_path(pattern, results, concepts)
-                held[pattern] = [path, *evidence]
-                findings += self._pattern_findings(pattern, results, path, evidence, ctx)
+                found, held[pattern] = self.made.pattern(pattern, results, ctx, concepts)
+                findings += found
         return findings, held
 
-    def _pattern_path(self, pattern: str, results: list, concepts: dict) -> tuple[list, list]:
-        """The walk from a chart slot to the pattern (through its first REQUIRES edge) and the others."""
-        req = self.facts[results[0][0].fact]
-        walks = [witness_walk(w, self.props) for _, _, ws, _ in results for w in ws]
-        head, evidence = walk_to(req.object, walks, self.props, concepts)
-        return head + [fact_hop(req, forward=False), node_json(pattern, self.props)], evidence
 
-    def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, ctx: Context) -> list[dict]:
-        """The pattern itself (the walk ends at the pattern), then a finding per meaning of it that has no
-        condition of its own and no other topic (meanings with a condition are rules, found as such)."""
-        first_rule, _, _, where = results[0]
-        req = self.facts[first_rule.fact]
-        judgment = "; ".join(r.judgment for r, *_ in results if r.judgment)
-        meanings = [m for m in self.meanings.get(pattern, ()) if dict(m.qualifiers).get("topic") in (None, ctx.topic)]
-        out = []
-        for meaning in [None, *meanings]:
-            full = path + ([fact_hop(meaning), node_json(meaning.object, self.props)] if meaning else [])
-            polarity = (meaning.polarity if meaning and meaning.polarity else first_rule.polarity)
-            topic = dict(meaning.qualifiers).get("topic") if meaning else None
-            out.append(finding(system=first_rule.system, topic=self.props[topic]["name"] if topic else None,
-                               query="patterns", fact=meaning or req,
-                               name=self.props[pattern]["name"], polarity=polarity, judgment=judgment,
-                               bindings=_walk_bindings([full, *evidence]), path=full, evidence=evidence,
-                               props=self.props, options=ctx.bindings.options.get(first_rule.system, {}),
-                               where=where))
-        return out
+class Hops(list):
+    """A check's witness, ``[[from, type, to, key, src, forward], …]``, with ``key``: its edges as a
+    hashable tuple (from, type, to, key; an edge's src is its own)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, hops: list):
+        super().__init__(hops)
+        self.key = tuple((h[0], h[1], h[2], h[3]) for h in hops)
+
+
+def condition_topic(call) -> str | None:
+    """The topic a condition names at its top (``topic(T)``, or ``all(topic(T), …)``), else None."""
+    for part in (call, *(call.args if call.pred == "all" else ())):
+        if getattr(part, "pred", None) == "topic":
+            return part.args[0].id
+    return None
 
 
 def check_params(checks) -> tuple[list, list[dict], list[dict]]:
@@ -327,16 +390,6 @@ class _Lazy:
         if check not in known:
             self.reader.answer({check})
         return known[check]
-
-
-def _walk_bindings(walks: list[list]) -> dict:
-    """slot → node id of every slot a finding's walks start from."""
-    out = {}
-    for walk in walks:
-        for hop in walk:
-            if "slot" in hop and "node" in hop:
-                out[hop["slot"]] = hop["node"]["id"]
-    return out
 
 
 def tally(findings: list[dict]) -> dict:

@@ -82,7 +82,7 @@ CASES = [
     ("4.19.02", "SYMBOLIZES", "Deity:六合", "Person:同伴", "004:75", None, {"topic": "出行"}),
     ("4.19.09", "SYMBOLIZES", "Deity:玄武", "Concept:盜", "004:75", None, {"topic": "出行"}),
     ("4.19.13", "SIGNIFIES", "Deity:九天", "Concept:宜去向", "004:75", None, {"topic": "出行"}),
-    ("4.20.02", "FAVOURS", "Concept:用神", "Kin:印", "004:79", None, {"subcase": "投托"}),
+    ("4.20.02", "FAVOURS", "Concept:用神", "Kin:印", "004:79", None, {"topic": "投托"}),
     ("4.21.09", "SIGNIFIES", "Pattern:大格", "Concept:舟車宜有防", "004:83", None, {"written": "大隔"}),
     ("4.21.13", "SIGNIFIES", "Pattern:熒入白", "Concept:火盜留意", "004:83", None, {"topic": "出行"}),
     # 4.22–4.30 家宅
@@ -188,9 +188,14 @@ def test_item_counts_match_inventory(facts):
 
 
 def test_every_section_row_has_topic(facts):
+    """One of the six topics of 004, or a sub-topic of one (SUBTOPIC_OF: 買貨 of 求財 …)."""
+    topics = {"科試", "求財", "行人", "出行", "家宅", "疾病"}
+    parent = {f["subject"]["name"]: f["object"]["name"] for f in facts if f["relation"] == "SUBTOPIC_OF"}
+    assert set(parent.values()) <= topics and set(parent) == {"買貨", "賣貨", "藝術圖謀", "索債取捕", "圖謀", "投托"}
     for f in facts:
         if f["item"] and not f["item"].startswith("4.P"):
-            assert (f["qualifiers"].get("topic") or {}).get("name") in {"科試", "求財", "行人", "出行", "家宅", "疾病"}, f["id"]
+            topic = (f["qualifiers"].get("topic") or {}).get("name")
+            assert parent.get(topic, topic) in topics, f["id"]
 
 
 def test_typo_rows_have_a_regular_reading(facts):

@@ -127,7 +127,8 @@ def test_glossary_readings_agree_with_the_translation_s_parenthesised_readings(c
 
 
 # Terms the translation always renders by a paraphrase, never by their reading.
-PARAPHRASED = {"可食", "奸私", "官祿", "干支三傳占時本命", "時納", "求財", "災疫", "物死", "異怪", "遂心", "遷官"}
+PARAPHRASED = {"可食", "奸私", "官祿", "干支三傳占時本命", "時納", "求財", "災疫", "物死", "異怪", "遂心", "遷官",
+               "買貨"}  # 買貨: 물건을 사는 것 / 사들임 (004:23, 27, 43)
 
 
 def test_a_frequent_term_s_reading_is_found_in_its_translations(corpus_dir):

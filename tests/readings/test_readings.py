@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from click.testing import CliRunner
+from lunar_python.util import LunarUtil
 
 import leishen
 from leishen.cli.main import main
@@ -57,9 +58,18 @@ def _chart_hop_holds(r, chart: dict, a: str, rel: str, b: str) -> bool:
     if rel == "FLYING_STAR":
         number = next(n for n, p in PALACE_NAMES.items() if p == name(a))
         return any(plate[str(number)] == name(b) for plate in chart["ninestar"]["plates"].values())
+    if rel == "PILLAR":  # a stem paired with its branch in one of the chart's pillars
+        return name(a) + name(b) in _pillars(chart)
+    if rel == "NAYIN":  # a pillar's branch → the phase of that pillar's 納音 (lunar_python's table)
+        return any(p[1] == name(a) and LunarUtil.NAYIN[p][-1] == name(b) for p in _pillars(chart))
     if rel == "IS_SLOT":
         return r.props[b]["name"] in chart_slots_of(r, chart, a)
     return rel == "MEETS"  # the chart meets the rule's condition at that node (the condition was evaluated)
+
+
+def _pillars(chart) -> set:
+    qm = chart.get("qimen") or {}
+    return {*(chart.get("pillars") or {}).values(), qm.get("day_pillar"), qm.get("hour_pillar")} - {None}
 
 
 def chart_slots_of(r, chart, node) -> set:
@@ -131,6 +141,19 @@ def test_shizhong_cannot_fire_on_an_ordinary_course():
     r = reader()
     for moment in _moments(300, seed=5):
         assert "始終" not in _patterns(r.read(leishen.chart(moment)))
+
+
+def test_every_topic_at_once_fires_the_topic_rules_of_each_topic():
+    """topic(T) holds in a reading of every topic (``*``) as in a reading of T, and never in the general
+    reading; 002 method.csv#6 (射覆, no topic qualifier) is a 射覆 rule by its condition."""
+    r = reader()
+    chart = leishen.chart("2026-12-01T10:00+09:00")
+    every, general = r.read(chart, topic="*"), r.read(chart)
+    for fact, topic in (("facts/004/chuxing.csv#3", "出行"), ("facts/002/method.csv#6", "射覆")):
+        ids = [f for f in every["findings"] if f["rule"]["fact"] == fact]
+        assert [f["topic"] for f in ids] == [topic]
+        assert [f["id"] for f in r.read(chart, topic=topic)["findings"] if f["rule"]["fact"] == fact] == [ids[0]["id"]]
+        assert not [f for f in general["findings"] if f["rule"]["fact"] == fact]
 
 
 def test_unknown_topic_exits_2_listing_the_topics():

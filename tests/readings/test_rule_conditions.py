@@ -44,6 +44,9 @@ def _build(folder, when: str, polarity: str = "吉", corpus_dir=None):
     ('"rel(初傳, CLASH, 日支)"', "column when (at 8): unknown relation type 'CLASH'"),
     ('"pattern(Branch.卯)"', "column when (at 8): Branch.卯: expected a Pattern"),
     ('"eq(初傳, 2)"', "column when (at 7): eq: 初傳 is a Branch slot; a number compares only with a number slot (局)"),
+    ('"all(eq(初傳, Branch.卯), eq(日納, Element.火))"', "column when (at 25): mixes slots of different systems"),
+    ('"eq(日納.宮, Palace.坎一)"', "column when (at 3): 日納.宮: .宮 applies to a Stem slot, not Element"),
+    ('"topic(Topic.買賣)"', "column when (at 6): unknown symbol Topic.買賣"),
 ])
 def test_malformed_conditions_name_file_row_and_column(ontology_copy, when, message):
     result = _build(ontology_copy, when)
