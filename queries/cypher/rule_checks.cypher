@@ -11,7 +11,9 @@
 //      three; at each step they are grouped by (node, direction), so each node's relations are read once per step
 //      however many checks start there (relation types are data, so a read is of all the node's relations in that
 //      direction, kept when the type is wanted), and a walk whose last step misses its end is dropped at once.
-//      Finished walks are set aside (done1, done2) rather than carried through the later steps.
+//      Finished walks are set aside (done1, done2) rather than carried through the later steps. The step is the
+//      same block at each depth (Cypher has no loop over MATCH); it collects in a subquery of its own, so no
+//      aggregation is keyed on a list of walks.
 CALL () {
   UNWIND $paths AS c
   RETURN c[0] AS id, c[1] AS a, c[2] AS b, c[3] AS types, c[4] AS dirs, null AS role, null AS value
@@ -29,13 +31,15 @@ WITH n, w.dirs[size(rs)] AS d, collect([w, ns, rs, fw]) AS todo
 CALL (n, d, todo) {
   CALL (todo) { UNWIND todo AS x RETURN collect(DISTINCT x[0].types[size(x[2])]) AS ts }
   CALL (n, d, ts) {
-    WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
-    UNION ALL
-    WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts RETURN r, m, false AS f
-    UNION ALL
-    WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts RETURN r, m, startNode(r) = n AS f
+    CALL (n, d, ts) {
+      WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
+      UNION ALL
+      WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts RETURN r, m, false AS f
+      UNION ALL
+      WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts RETURN r, m, startNode(r) = n AS f
+    }
+    RETURN collect([r, m, f, m.id, type(r)]) AS next
   }
-  WITH todo, collect([r, m, f, m.id, type(r)]) AS next
   UNWIND todo AS x
   WITH x[0] AS w, x[1] AS ns, x[2] AS rs, x[3] AS fw, next
   UNWIND [s IN next WHERE s[4] = w.types[size(rs)] AND (size(rs) + 1 < size(w.types) OR s[3] = w.b)] AS s
@@ -52,13 +56,15 @@ CALL (todo1) {
   CALL (n, d, todo) {
     CALL (todo) { UNWIND todo AS x RETURN collect(DISTINCT x[0].types[size(x[2])]) AS ts }
     CALL (n, d, ts) {
-      WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
-      UNION ALL
-      WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts RETURN r, m, false AS f
-      UNION ALL
-      WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts RETURN r, m, startNode(r) = n AS f
+      CALL (n, d, ts) {
+        WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
+        UNION ALL
+        WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts RETURN r, m, false AS f
+        UNION ALL
+        WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts RETURN r, m, startNode(r) = n AS f
+      }
+      RETURN collect([r, m, f, m.id, type(r)]) AS next
     }
-    WITH todo, collect([r, m, f, m.id, type(r)]) AS next
     UNWIND todo AS x
     WITH x[0] AS w, x[1] AS ns, x[2] AS rs, x[3] AS fw, next
     UNWIND [s IN next WHERE s[4] = w.types[size(rs)] AND (size(rs) + 1 < size(w.types) OR s[3] = w.b)] AS s
@@ -75,13 +81,15 @@ CALL (todo1) {
     CALL (n, d, todo) {
       CALL (todo) { UNWIND todo AS x RETURN collect(DISTINCT x[0].types[size(x[2])]) AS ts }
       CALL (n, d, ts) {
-        WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
-        UNION ALL
-        WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts RETURN r, m, false AS f
-        UNION ALL
-        WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts RETURN r, m, startNode(r) = n AS f
+        CALL (n, d, ts) {
+          WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
+          UNION ALL
+          WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts RETURN r, m, false AS f
+          UNION ALL
+          WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts RETURN r, m, startNode(r) = n AS f
+        }
+        RETURN collect([r, m, f, m.id, type(r)]) AS next
       }
-      WITH todo, collect([r, m, f, m.id, type(r)]) AS next
       UNWIND todo AS x
       WITH x[0] AS w, x[1] AS ns, x[2] AS rs, x[3] AS fw, next
       UNWIND [s IN next WHERE s[4] = w.types[size(rs)] AND (size(rs) + 1 < size(w.types) OR s[3] = w.b)] AS s
