@@ -5,7 +5,7 @@
 // params: $paths (list of [id, a, b, types, dirs]; 1 to 3 steps, dirs 'out' | 'in' | 'either'),
 //         $facts (list of [id, relation, subject, object, role, value, via_types, via_dirs]; the via steps lead from
 //         the subject to the fact's subject, as the vocabulary's vigour defines it: X -T1-> m <-T2- subject);
-//         positional lists, not maps: the backend encodes the checks so (queries/neo4j_rows.py), a third of the bytes
+//         positional lists, not maps: the backend encodes the checks so (queries/neo4j_rows.py), fewer bytes
 // how: every check is a walk from a node (a path: a to b by its steps; a fact: the via steps, then the relation out
 //      to the object, whose fact must carry the qualifier role = value). The walks advance one step at a time, up to
 //      three; at each step they are grouped by (node, direction), so each node's relations are read once per step
