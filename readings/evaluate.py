@@ -41,6 +41,7 @@ class Context:
     patterns: dict = field(default_factory=dict)
     undecided: frozenset = frozenset()
     lookup: dict = field(default_factory=dict)  # (scope, local) → {value: [instance index, …]}, filled as asked
+    memo: dict | None = None  # with the reader's cache on: graph predicate results by their bound inputs
 
     def instances_with(self, scope: str, local: str, values) -> list[tuple[str, dict]]:
         """The instances of a scope whose local slot is bound to one of *values*, in scope order."""
@@ -282,7 +283,8 @@ class Graph(Node):
     """A graph predicate: grounded into checks on node ids (a typed path, or a reified fact with given
     parts), decided by the backend's answers; the witness starts with the chart hops of its slot."""
 
-    __slots__ = ("pred", "args", "ends", "rel", "template", "spec", "parts", "via", "named", "slot_args", "_checks")
+    __slots__ = ("pred", "args", "ends", "rel", "template", "spec", "parts", "via", "named", "slot_args", "_checks",
+                 "inputs")
 
     def __init__(self, call: Call, vocab: Vocabulary):
         pdef = vocab.predicates[call.pred]
@@ -301,6 +303,8 @@ class Graph(Node):
                      if k in ("subject", "object") and not str(v).startswith("$")]
         self.slot_args = [a for a in self.ends if a.slot is not None] + named  # witnesses start / end here
         self._checks: dict = {}
+        parts = [a for part in getattr(self, "parts", ()) for a in part]
+        self.inputs = [a for a in {id(a): a for a in (*self.ends, *parts, *named)}.values() if a.slot is not None]
 
     def _part(self, ref: str, varargs: int | None, vocab: Vocabulary) -> list[Arg]:
         """The arguments a fact-template part names: ``$N`` (all the rest for a varargs one), or a slot."""
@@ -348,6 +352,19 @@ class Graph(Node):
         return tuple(steps)
 
     def ev(self, env, ctx, answers):
+        """Decided by the answers; with ``ctx.memo`` (answers that never change), once per distinct
+        bound inputs (the slot values and the chart hops that derived them)."""
+        memo = ctx.memo
+        if memo is None:
+            return self._decide(env, ctx, answers)
+        b = ctx.bindings
+        key = (self, *[a.bound(env, b) for a in self.inputs])
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._decide(env, ctx, answers)
+        return found
+
+    def _decide(self, env, ctx, answers):
         for check in self.checks(env, ctx):
             if check[0] == "path" and not check[2]:  # two phases (納音 slots, Element.金): same_phase is identity
                 if check[1] != check[3]:

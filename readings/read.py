@@ -77,6 +77,7 @@ class Reader:
         self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
         self._answers: dict = {}
         self.lore_answers: dict = {}  # the lore queries' answers, when the cache is on
+        self._memo: dict = {}  # graph predicate results by bound inputs, when the cache is on
         self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
                            for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
@@ -183,8 +184,11 @@ class Reader:
         those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings."""
         topic_id = self.topic_id(topic)
         self.made.start()
+        if len(self._memo) > self.made.limit:
+            self._memo.clear()
         b = chart_bindings(chart, self.lex, self.seasons)
-        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id))
+        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id),
+                      memo=self._memo if self.cache else None)
         if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
             key = frozenset(only)
             if key not in self._chosen:
