@@ -14,7 +14,9 @@ Loading (``load``, :mod:`leishen.backends.neo4j_load`)
 
 Named queries (``run``)
     ``queries/cypher/<name>.cypher`` with parameters, one round trip, READ routing; the records become exactly
-    the row dicts of :mod:`leishen.queries.traversal`.
+    the row dicts of :mod:`leishen.queries.traversal`. A query that takes many checks gets them in a wire form
+    (``ENCODERS`` of :mod:`leishen.queries.neo4j_rows`: positional lists), and the reading queries answer one
+    record holding all their rows: the driver's cost is per value and per record, the server's per row.
 
 Ad-hoc Cypher (``cypher``, called by :func:`leishen.service.cypher.run_cypher`)
     the allow-list guard of :mod:`leishen.backends.neo4j_guard` (text, then ``EXPLAIN`` type ``r``, then the
@@ -31,7 +33,7 @@ from leishen.backends.neo4j_load import COUNT_GRAPH, META_LABEL, META_NAME, NODE
 from leishen.errors import BackendError, BackendUnavailable, CypherRefused, CypherTimeout
 from leishen.loaders.records import GraphData
 from leishen.queries.catalog import QUERIES, cypher_text
-from leishen.queries.neo4j_rows import CONVERTERS
+from leishen.queries.neo4j_rows import CONVERTERS, ENCODERS
 
 _IDENTIFIER = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _SCHEMES = ("bolt://", "bolt+s://", "bolt+ssc://", "neo4j://", "neo4j+s://", "neo4j+ssc://")
@@ -172,8 +174,12 @@ class Neo4jBackend:
         if unknown:
             raise BackendError(f"query {name!r} takes {', '.join(declared) or 'no'} parameters, got {', '.join(sorted(unknown))}")
         self._require_graph()
-        records, _, _ = self._read(cypher_text(name), {p: params.get(p) for p in declared}, f"named query {name!r}")
-        return CONVERTERS[name]([record.data() for record in records])
+        wire = {p: params.get(p) for p in declared}
+        if name in ENCODERS:
+            wire = ENCODERS[name](wire)
+        records, _, _ = self._read(cypher_text(name), wire, f"named query {name!r}")
+        # named queries return plain values (maps, lists, scalars; never nodes), so no Record.data() conversion
+        return CONVERTERS[name]([dict(record.items()) for record in records])
 
     # --- loading ------------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ symbol, ``shortest_path`` between pairs of them, and ``resolve`` of every string
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import datetime, timedelta, timezone
 
@@ -130,7 +131,61 @@ def _rule_check_inputs(nx_store, rnd) -> list[dict]:
                           {"id": 1, "a": "Branch:zi", "b": "Branch:wu", "types": ["HARMS"], "dirs": ["out"]}],
                 "facts": [{"id": 2, "relation": "VIGOUR", "subject": "Stem:jia", "object": "Vigour:wang", "role": "season",
                            "value": "Season:spring", "via_types": ["HAS_ELEMENT", "HAS_ELEMENT"], "via_dirs": ["out", "in"]}]})
+    out += [_walked_checks(nx_store.graph, rnd, 1000 + 300 * k) for k in range(4)]
     return out
+
+
+def _walked_checks(graph, rnd, first_id: int) -> dict:
+    """Checks of every shape the query accepts, not only those today's rules ask: 1 to 3 steps in any mix of
+    directions ('either' included, a step back along the relation just taken included), and facts with via steps
+    in any directions; about half walked along real relations (so they hold), the rest with a wrong end, type or
+    qualifier (so they do not), and some with a start that is no node."""
+    nodes = sorted(n for n, a in graph.nodes(data=True) if a["label"] not in ("Fact", "Passage"))
+    reified = ("SUBJECT", "OBJECT", "QUALIFIER", "CITES")
+
+    def walk(start, steps):
+        types, dirs, node = [], [], start
+        for _ in range(steps):
+            out = [(v, d["type"], "out") for _, v, d in graph.out_edges(node, data=True) if d["type"] not in reified]
+            back = [(u, d["type"], "in") for u, _, d in graph.in_edges(node, data=True) if d["type"] not in reified]
+            if not out + back:
+                return None
+            node, rtype, way = rnd.choice(out + back)
+            types.append(rtype)
+            dirs.append("either" if rnd.random() < 0.25 else way)
+        return node, types, dirs
+
+    paths, facts, i = [], [], first_id
+    while len(paths) < 120:
+        start = rnd.choice(nodes)
+        walked = walk(start, rnd.randint(1, 3))
+        if walked is None:
+            continue
+        end, types, dirs = walked
+        if rnd.random() < 0.4:
+            end = rnd.choice([rnd.choice(nodes), end, "Branch:nope"])
+        if rnd.random() < 0.1:
+            start = "Branch:nope"
+        paths.append({"id": i, "a": start, "b": end, "types": types, "dirs": dirs})
+        i += 1
+    qualified = [(u, v, d) for u, v, d in graph.edges(data=True) if d.get("fact") and json.loads(d["qualifiers"] or "{}")]
+    while len(facts) < 60:
+        subject, obj, d = rnd.choice(qualified)
+        role, value = rnd.choice(sorted(json.loads(d["qualifiers"]).items()))
+        via_types, via_dirs, start = [], [], subject
+        if rnd.random() < 0.5:  # reach the subject from a neighbour's neighbour: walk 2 steps back, then forward
+            walked = walk(subject, 2)
+            if walked is None:
+                continue
+            start, back_types, back_dirs = walked
+            flip = {"out": "in", "in": "out", "either": "either"}
+            via_types, via_dirs = back_types[::-1], [flip[x] for x in back_dirs[::-1]]
+        if rnd.random() < 0.3:
+            value = rnd.choice([value, rnd.choice(nodes), str(value) + "?"])
+        facts.append({"id": i, "relation": d["type"], "subject": start, "object": obj, "role": rnd.choice([role, role, "kin"]),
+                      "value": value, "via_types": via_types, "via_dirs": via_dirs})
+        i += 1
+    return {"paths": paths, "facts": facts}
 
 
 def test_the_inputs_cover_every_named_query_and_hundreds_of_charts(inputs):
