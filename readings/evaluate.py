@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from leishen.loaders.conditions import Call, Scope, Vocabulary
 from leishen.readings.bindings import Bindings
-from leishen.readings.predicates import (FAIL, GRAPH_PREDICATES, Arg, ChartLeaf, Context, Graph, Node,  # noqa: F401
-                                         PatternLeaf, TopicLeaf)
+from leishen.readings.predicates import (FAIL, GRAPH_PREDICATES, Arg, ChartLeaf, Context, EqLeaf, Graph,  # noqa: F401
+                                         Node, PatternLeaf, TopicLeaf)
 
 
 class All(Node):
@@ -191,6 +191,8 @@ def compile_condition(call: Call, vocab: Vocabulary, system: str | None = None) 
         return PatternLeaf(call)
     if pred == "topic":
         return TopicLeaf(call)
-    if pred in ("eq", "among", "same", "over", "void"):
+    if pred in ("eq", "among"):
+        return EqLeaf(call, vocab, system)
+    if pred in ("same", "over", "void"):
         return ChartLeaf(call, vocab, system)
     raise ValueError(f"no evaluator for predicate {pred!r}")

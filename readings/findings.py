@@ -151,18 +151,28 @@ class Made:
     read-only; the store is emptied when it grows past *limit* entries, between readings)."""
 
     def __init__(self, reader, limit: int = 200_000):
-        self.r, self.limit, self.store = reader, limit, {}
+        self.r, self.limit, self.store, self._options = reader, limit, {}, {}
 
     def start(self) -> None:
         """Called before a reading: empties the store when it has grown past its limit."""
         if len(self.store) > self.limit:
             self.store.clear()
+        self._options = {}
+
+    def options_key(self, options: dict) -> str:
+        """The school options of a system as a key (made once per reading)."""
+        key = self._options.get(id(options))
+        if key is None:
+            key = self._options[id(options)] = repr(options)
+        return key
 
     def rule(self, rule, wits: list, where: list, ctx, concepts: dict) -> dict:
         """The finding of a rule that holds: its path reaches the fact's subject and ends at its meaning."""
         r, fact = self.r, self.r.facts[rule.fact]
         options = ctx.bindings.options.get(rule.system, {})
-        key = (rule.fact, tuple(map(witness_key, wits)), tuple(where), repr(options), concepts.get(fact.subject))
+        concept = concepts.get(fact.subject)
+        key = (rule.fact, tuple(map(witness_key, wits)), tuple(where), self.options_key(options),
+               concept.chain if concept else None)
         found = self.store.get(key)
         if found is None:
             walks = [witness_walk(w, r.props) for w in wits]
@@ -181,7 +191,7 @@ class Made:
         req = self.r.facts[results[0][0].fact]
         options = ctx.bindings.options.get(results[0][0].system, {})
         key = (pattern, tuple((r.fact, tuple(map(witness_key, ws)), tuple(where)) for r, _, ws, where in results),
-               ctx.topic, repr(options), concepts.get(req.object))
+               ctx.topic, self.options_key(options), concepts.get(req.object) and concepts[req.object].chain)
         found = self.store.get(key)
         if found is None:
             path, evidence = self._pattern_path(pattern, results, concepts)

@@ -195,7 +195,7 @@ class Graph(Node):
         if memo is None:
             return self._decide(env, ctx, answers)
         b = ctx.bindings
-        key = (self, *[a.bound(env, b) for a in self.inputs])
+        key = (self, *[_chain_key(a.bound(env, b)) for a in self.inputs])
         found = memo.get(key)
         if found is None:
             found = memo[key] = self._decide(env, ctx, answers)
@@ -243,6 +243,11 @@ class Graph(Node):
         start = next((bd.chain for _, bd in slots if bd and bd.value == hops[0][0]), None)
         end = next((str(s) for s, bd in slots if bd and bd.value == hops[-1][2] and len(bd.chain) == 1), None)
         return start, end
+
+
+def _chain_key(bound: Bound | None):
+    """A bound value as a key: its chain (which ends at the value; hashed without Python code)."""
+    return bound.chain if bound is not None else None
 
 
 def _chain(bound: Bound | None) -> list:
@@ -330,3 +335,24 @@ class ChartLeaf(Node):
             lodge = b.slots.get("寄宮")
             return lodge.value if lodge and b.slots["日干"].value == value else None
         return value
+
+
+class EqLeaf(ChartLeaf):
+    """``eq`` / ``among``: the slot is bound to one of the nodes (a set slot: one of them is in it)."""
+
+    __slots__ = ()
+
+    def ev(self, env, ctx, answers):
+        a = self.first
+        bound = env.get(a.local) if env else None
+        if bound is None:
+            bound = ctx.bindings.slots.get(a.name)
+        if a.path and bound is not None:
+            bound = follow(bound, a.path, ctx.bindings)
+        if bound is None:
+            return FAIL
+        value = bound.value
+        if value.__class__ is frozenset:  # a set slot (空亡, 旬空): the witness is the member that matched
+            hits = sorted(value & self.wanted)
+            return (True, [((m, bound.chain[0][1]),) for m in hits], []) if hits else FAIL
+        return (True, [bound.chain], []) if value in self.wanted else FAIL

@@ -84,7 +84,7 @@ class Reader:
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self._chosen: dict = {}
         self.made = Made(self)
-        self._scope_counts: dict = {}
+        self._scopes: dict = {}
 
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
@@ -141,10 +141,21 @@ class Reader:
     def _in_scope(self, rule, ctx: Context) -> bool:
         """In scope: the rule's system was computed, and it has no topic or one the reading covers (the
         topic asked or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
-        if rule.system not in ctx.bindings.systems:
-            return False
-        topic = self.rule_topic[rule.fact]
-        return topic is None or topic in ctx.topics
+        return rule.fact in self._scope(ctx)[0]
+
+    def _scope(self, ctx: Context) -> tuple[frozenset, list, list]:
+        """(the in-scope rule facts, the in-scope REQUIRES rules, the pattern cases to try: (pattern, its
+        in-scope REQUIRES rules)) of a reading of these systems and topics (kept per such pair)."""
+        key = (ctx.bindings.systems, ctx.topics)
+        found = self._scopes.get(key)
+        if found is None:
+            systems = ctx.bindings.systems
+            facts = frozenset(r.fact for r in self.rules if r.system in systems
+                              and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in ctx.topics))
+            cases = [(pattern, [r for r in rules if r.fact in facts]) for (pattern, _), rules in self.cases.items()]
+            found = self._scopes[key] = (facts, [r for r in self.requires if r.fact in facts],
+                                         [(p, rules) for p, rules in cases if rules])
+        return found
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
@@ -198,7 +209,7 @@ class Reader:
             others = [r for r in self._chosen[key][1] if self._in_scope(r, ctx)]
             possible = only
         else:
-            requires = [r for r in self.requires if self._in_scope(r, ctx)]
+            requires = self._scope(ctx)[1]
             present = present_pairs(b)
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
@@ -217,7 +228,7 @@ class Reader:
         ctx = replace(ctx, patterns=held, undecided=frozenset())
         if others is None:
             others = self._candidates(present, held, ctx)
-        counts = {"rules_in_scope": self._in_scope_count(b.systems, topic_id), "rules_tried": len(requires) + len(others),
+        counts = {"rules_in_scope": len(self._scope(ctx)[0]), "rules_tried": len(requires) + len(others),
                   "checks": len(checks)}
         counts["out_of_scope"] = len(self.rules) - counts["rules_in_scope"]
         concepts = self._slot_concepts(ctx)
@@ -242,16 +253,8 @@ class Reader:
         """The in-scope rules (other than REQUIRES) the chart may meet, given the patterns that hold (or
         may hold, while checks are collected)."""
         chart = present[None][0] | {("pattern", p) for p in patterns}
-        return [r for r in self.others_index.candidates({**present, None: [chart]}) if self._in_scope(r, ctx)]
-
-    def _in_scope_count(self, systems: tuple, topic: str | None) -> int:
-        """How many rules a reading of these systems and this topic has in scope (before pruning)."""
-        key = (systems, topic)
-        if key not in self._scope_counts:
-            self._scope_counts[key] = sum(
-                1 for r in self.rules if r.system in systems
-                and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in self.topic_scope(topic)))
-        return self._scope_counts[key]
+        in_scope = self._scope(ctx)[0]
+        return [r for r in self.others_index.candidates({**present, None: [chart]}) if r.fact in in_scope]
 
     def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
         """Ask the backend, in one call, every ground check the readings of these charts under these
@@ -304,12 +307,15 @@ class Reader:
         s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
         return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
 
-    def _cases(self, requires: list, possible: set):
+    def _cases(self, requires: list, possible: set, ctx: Context):
         """The cases of the patterns to try, in order: (pattern, the case's in-scope REQUIRES rules); a
         case with a row the chart cannot meet (not in *possible*) is left out."""
-        wanted = {r.fact for r in requires}
-        for (pattern, _), rules in self.cases.items():
-            rules = [r for r in rules if r.fact in wanted]
+        if requires is self._scope(ctx)[1]:
+            cases = self._scope(ctx)[2]
+        else:  # a find of chosen rules
+            wanted = {r.fact for r in requires}
+            cases = [(p, [r for r in rules if r.fact in wanted]) for (p, _), rules in self.cases.items()]
+        for pattern, rules in cases:
             if rules and all(r.fact in possible for r in rules):
                 yield pattern, rules
 
@@ -317,7 +323,7 @@ class Reader:
         """Collect the checks that decide the patterns (every case up to the first the chart alone
         decides true) and return the patterns that may hold."""
         decided, undecided = set(), set()
-        for pattern, rules in self._cases(requires, possible):
+        for pattern, rules in self._cases(requires, possible, ctx):
             if pattern in decided:
                 continue
             result = need_every([(self.compiled[r.fact], {}) for r in rules], ctx, out)
@@ -332,11 +338,16 @@ class Reader:
         findings."""
         findings, held = [], {}
         concepts = self._slot_concepts(ctx)
-        for pattern, rules in self._cases(requires, possible):
+        for pattern, rules in self._cases(requires, possible, ctx):
             if pattern in held:
                 continue
-            results = [(r, *self.compiled[r.fact].ev({}, ctx, answers)) for r in rules]
-            if all(ok for _, ok, _, _ in results):
+            results = []
+            for r in rules:  # every rule of the case must hold: stop at the first that does not
+                ok, wits, where = self.compiled[r.fact].ev({}, ctx, answers)
+                if not ok:
+                    break
+                results.append((r, ok, wits, where))
+            else:
                 found, held[pattern] = self.made.pattern(pattern, results, ctx, concepts)
                 findings += found
         return findings, held
