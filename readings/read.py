@@ -221,10 +221,11 @@ class Reader:
             ctx = replace(ctx, undecided=self._need_patterns(requires, possible, ctx, checks))
             if others is None:
                 others = self._candidates(present, ctx.undecided, ctx)
-            for rule in others:
-                self.compiled[rule.fact].need({}, ctx, checks)
+            # a rule the chart alone makes false is not evaluated again
+            others = [r for r in others if self.compiled[r.fact].need({}, ctx, checks) is not False]
             answers = self.answer(checks | set(lore.values()))
-        findings, held = self._patterns(requires, possible, ctx, answers)
+        findings, held = self._patterns(requires, possible, ctx, answers,
+                                        maybe=None if self.cache else ctx.undecided)
         ctx = replace(ctx, patterns=held, undecided=frozenset())
         if others is None:
             others = self._candidates(present, held, ctx)
@@ -333,13 +334,13 @@ class Reader:
                     decided.add(pattern)
         return frozenset(undecided)
 
-    def _patterns(self, requires: list, possible: set, ctx: Context, answers) -> tuple[list, dict]:
+    def _patterns(self, requires: list, possible: set, ctx: Context, answers, maybe=None) -> tuple[list, dict]:
         """The patterns whose every REQUIRES rule of one case holds (the first such case), and their
-        findings."""
+        findings; *maybe*: the only patterns that can hold (the others the chart alone ruled out)."""
         findings, held = [], {}
         concepts = self._slot_concepts(ctx)
         for pattern, rules in self._cases(requires, possible, ctx):
-            if pattern in held:
+            if pattern in held or (maybe is not None and pattern not in maybe):
                 continue
             results = []
             for r in rules:  # every rule of the case must hold: stop at the first that does not
