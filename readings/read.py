@@ -20,6 +20,7 @@ from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.evaluate import Context, compile_condition, need_every
 from leishen.readings.index import RuleIndex, present_pairs
+from leishen.readings.answers import Hops, Lazy, check_params
 from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
@@ -216,7 +217,7 @@ class Reader:
         lore = lore_checks(self, b) if lore else {}
         checks: set = set()
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
-            answers = _Lazy(self)
+            answers = Lazy(self)
         else:  # one round trip for the checks that can change the reading
             ctx = replace(ctx, undecided=self._need_patterns(requires, possible, ctx, checks))
             if others is None:
@@ -290,7 +291,7 @@ class Reader:
         ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id))
         node = compile_condition(call, self.vocab, system)
         if self.cache:
-            answers = _Lazy(self)
+            answers = Lazy(self)
         else:
             checks: set = set()
             node.need({}, ctx, checks)
@@ -354,50 +355,12 @@ class Reader:
         return findings, held
 
 
-class Hops(list):
-    """A check's witness, ``[[from, type, to, key, src, forward], …]``, with ``key``: its edges as a
-    hashable tuple (from, type, to, key; an edge's src is its own)."""
-
-    __slots__ = ("key",)
-
-    def __init__(self, hops: list):
-        super().__init__(hops)
-        self.key = tuple((h[0], h[1], h[2], h[3]) for h in hops)
-
-
 def condition_topic(call) -> str | None:
     """The topic a condition names at its top (``topic(T)``, or ``all(topic(T), …)``), else None."""
     for part in (call, *(call.args if call.pred == "all" else ())):
         if getattr(part, "pred", None) == "topic":
             return part.args[0].id
     return None
-
-
-def check_params(checks) -> tuple[list, list[dict], list[dict]]:
-    """(the checks in a stable order, the ``paths`` and ``facts`` parameters of ``rule_checks``); each
-    parameter row's ``id`` is the check's index in that order."""
-    order = sorted(checks, key=repr)
-    paths, facts = [], []
-    for i, c in enumerate(order):
-        if c[0] == "path":
-            paths.append({"id": i, "a": c[1], "b": c[3], "types": [s[0] for s in c[2]], "dirs": [s[1] for s in c[2]]})
-        else:
-            facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
-                          "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
-    return order, paths, facts
-
-
-class _Lazy:
-    """The cached answers of a reader, asking the backend for a check the first time it is needed."""
-
-    def __init__(self, reader: Reader):
-        self.reader = reader
-
-    def get(self, check):
-        known = self.reader._answers
-        if check not in known:
-            self.reader.answer({check})
-        return known[check]
 
 
 def tally(findings: list[dict]) -> dict:
