@@ -15,15 +15,18 @@ import networkx as nx
 
 
 def _hops_from(g: nx.MultiDiGraph, node: str, rtype: str, direction: str):
-    """(next node, hop) for each edge of *rtype* leaving *node* in *direction*."""
+    """(next node, hop) for each edge of *rtype* leaving *node* in *direction* (the adjacency read
+    directly: the order of ``out_edges`` / ``in_edges``)."""
     if direction in ("out", "either"):
-        for _, v, key, d in g.out_edges(node, keys=True, data=True):
-            if d["type"] == rtype:
-                yield v, [node, rtype, v, key, list(d.get("src", ())), True]
+        for v, edges in g.succ[node].items():
+            for key, d in edges.items():
+                if d["type"] == rtype:
+                    yield v, [node, rtype, v, key, list(d.get("src", ())), True]
     if direction in ("in", "either"):
-        for u, _, key, d in g.in_edges(node, keys=True, data=True):
-            if d["type"] == rtype:
-                yield u, [node, rtype, u, key, list(d.get("src", ())), False]
+        for u, edges in g.pred[node].items():
+            for key, d in edges.items():
+                if d["type"] == rtype:
+                    yield u, [node, rtype, u, key, list(d.get("src", ())), False]
 
 
 def walks(g: nx.MultiDiGraph, start: str, types: list[str], dirs: list[str]) -> list[tuple[str, list]]:
@@ -36,7 +39,21 @@ def walks(g: nx.MultiDiGraph, start: str, types: list[str], dirs: list[str]) -> 
 
 
 def _path_check(g, c: dict) -> list | None:
-    found = [hops for end, hops in walks(g, c["a"], c["types"], c["dirs"]) if end == c["b"]]
+    """The smallest walk from a to b: every step but the last walked, the last one read from the
+    adjacency of b alone."""
+    if not c["types"]:  # no step: the empty walk when a is b
+        return [] if c["a"] == c["b"] else None
+    *first, (rtype, direction) = zip(c["types"], c["dirs"])
+    found, b = [], c["b"]
+    for node, hops in walks(g, c["a"], [t for t, _ in first], [d for _, d in first]):
+        if node not in g:
+            continue
+        if direction in ("out", "either"):
+            found += [hops + [[node, rtype, b, key, list(d.get("src", ())), True]]
+                      for key, d in g.succ[node].get(b, {}).items() if d["type"] == rtype]
+        if direction in ("in", "either"):
+            found += [hops + [[node, rtype, b, key, list(d.get("src", ())), False]]
+                      for key, d in g.pred[node].get(b, {}).items() if d["type"] == rtype]
     return min(found, key=_hop_key) if found else None
 
 
@@ -50,13 +67,13 @@ def _fact_check(g, c: dict) -> list | None:
     for s, via in subjects:
         if s not in g:
             continue
-        for _, o, key, d in g.out_edges(s, keys=True, data=True):
-            if o != c["object"] or d["type"] != c["relation"]:
+        for key, d in g.succ[s].get(c["object"], {}).items():  # the edges s → object
+            if d["type"] != c["relation"]:
                 continue
             fact = f"Fact:{d['fact']}"
-            quals = [v for _, v, q in g.out_edges(fact, data=True) if q["type"] == "QUALIFIER" and q["role"] == c["role"]]
-            if c["value"] in quals:
-                found.append(via + [[s, d["type"], o, key, list(d["src"]), True]])
+            to_value = g.succ[fact].get(c["value"], {}) if fact in g else {}  # the fact's edges to the value
+            if any(q["type"] == "QUALIFIER" and q["role"] == c["role"] for q in to_value.values()):
+                found.append(via + [[s, d["type"], c["object"], key, list(d["src"]), True]])
     return min(found, key=_hop_key) if found else None
 
 
