@@ -228,8 +228,10 @@ def bench_neo4j() -> list[dict]:
     else:
         done = subprocess.run([sys.executable, str(BENCH / "bench_neo4j.py"), "--loads", "2", "--charts", "3"],
                               capture_output=True, text=True, timeout=900)
-        lines = {line.split()[0] + " " + line.split()[1]: line for line in done.stdout.splitlines()
-                 if len(line.split()) > 2}
+        lines: dict = {}
+        for line in done.stdout.splitlines():  # the first line of each name (a later one may say the target)
+            if len(line.split()) > 2:
+                lines.setdefault(line.split()[0] + " " + line.split()[1], line)
         if done.returncode != 0 or "first load" not in lines:
             reason = (done.stderr.strip().splitlines() or ["no output"])[-1]
             return [_skipped("Neo4j first load / reload", reason)]

@@ -150,7 +150,7 @@ class Made:
     Concept of the fact stands for, so a finding already made is handed out again (findings are
     read-only; the store is emptied when it grows past *limit* entries, between readings)."""
 
-    def __init__(self, reader, limit: int = 200_000):
+    def __init__(self, reader, limit: int = 20_000):  # about 100 MB of findings at most
         self.r, self.limit, self.store, self._options = reader, limit, {}, {}
 
     def start(self) -> None:

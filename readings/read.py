@@ -29,6 +29,7 @@ from leishen.readings.trail import chart_trail
 POLARITY_MARKS = ("吉", "凶", "平", "混")
 LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang", "shensha")
 ALL_TOPICS = "*"  # a reading of every topic at once
+MEMO_LIMIT = 50_000  # graph predicate results kept (about 50 MB); emptied past it, between readings
 
 
 class TopicError(LeishenError):
@@ -196,7 +197,7 @@ class Reader:
         those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings."""
         topic_id = self.topic_id(topic)
         self.made.start()
-        if len(self._memo) > self.made.limit:
+        if len(self._memo) > MEMO_LIMIT:
             self._memo.clear()
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id),
