@@ -159,11 +159,11 @@ class Made:
             self.store.clear()
         self._options = {}
 
-    def options_key(self, options: dict) -> str:
-        """The school options of a system as a key (made once per reading)."""
-        key = self._options.get(id(options))
+    def options_key(self, ctx, system: str) -> str:
+        """The school options of a system in this reading, as a key (made once per reading)."""
+        key = self._options.get(system)
         if key is None:
-            key = self._options[id(options)] = repr(options)
+            key = self._options[system] = repr(ctx.bindings.options.get(system, {}))
         return key
 
     def rule(self, rule, wits: list, where: list, ctx, concepts: dict) -> dict:
@@ -171,7 +171,7 @@ class Made:
         r, fact = self.r, self.r.facts[rule.fact]
         options = ctx.bindings.options.get(rule.system, {})
         concept = concepts.get(fact.subject)
-        key = (rule.fact, tuple(map(witness_key, wits)), tuple(where), self.options_key(options),
+        key = (rule.fact, tuple(map(witness_key, wits)), tuple(where), self.options_key(ctx, rule.system),
                concept.chain if concept else None)
         found = self.store.get(key)
         if found is None:
@@ -188,10 +188,11 @@ class Made:
     def pattern(self, pattern: str, results: list, ctx, concepts: dict) -> tuple[list, list]:
         """(the findings of a pattern that holds, its walks [path, *evidence]) from the results
         ``(rule, ok, witnesses, where)`` of its case's REQUIRES rules."""
-        req = self.r.facts[results[0][0].fact]
-        options = ctx.bindings.options.get(results[0][0].system, {})
+        req, system = self.r.facts[results[0][0].fact], results[0][0].system
+        options = ctx.bindings.options.get(system, {})
+        concept = concepts.get(req.object)
         key = (pattern, tuple((r.fact, tuple(map(witness_key, ws)), tuple(where)) for r, _, ws, where in results),
-               ctx.topic, self.options_key(options), concepts.get(req.object) and concepts[req.object].chain)
+               ctx.topic, self.options_key(ctx, system), concept.chain if concept else None)
         found = self.store.get(key)
         if found is None:
             path, evidence = self._pattern_path(pattern, results, concepts)

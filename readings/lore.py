@@ -163,11 +163,10 @@ def _relations_among(reader, nodes: set) -> list[dict]:
     """The rows of ``relations_among`` over *nodes*. With the reader's cache on, the query is asked once
     for every Stem and Branch and each reading takes the rows among its own nodes (the rows are sorted
     by content, so the order is the query's)."""
-    table = reader.lore_answers.get("among") if reader.cache else None
-    every = reader.lore_answers.get("among_nodes")
-    if reader.cache and table is None:
-        every = reader.lore_answers["among_nodes"] = frozenset(reader.ids_by_label["Stem"] + reader.ids_by_label["Branch"])
-        table = reader.lore_answers["among"] = reader.backend.run("relations_among", node_ids=sorted(every))
+    if reader.cache and "among" not in reader.lore_answers:
+        every = sorted(reader.ids_by_label["Stem"] + reader.ids_by_label["Branch"])
+        reader.lore_answers["among"] = (frozenset(every), reader.backend.run("relations_among", node_ids=every))
+    every, table = reader.lore_answers.get("among", (frozenset(), None))
     if table is None or not nodes <= every:
         return reader.backend.run("relations_among", node_ids=sorted(nodes))
     return [row for row in table if row["source"]["id"] in nodes and row["target"]["id"] in nodes]

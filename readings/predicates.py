@@ -120,28 +120,26 @@ class Graph(Node):
     """A graph predicate: grounded into checks on node ids (a typed path, or a reified fact with given
     parts), decided by the backend's answers; the witness starts with the chart hops of its slot."""
 
-    __slots__ = ("pred", "args", "ends", "rel", "template", "spec", "parts", "via", "named", "slot_args", "_checks",
-                 "inputs")
+    __slots__ = ("pred", "ends", "rel", "template", "spec", "parts", "via", "slot_args", "_checks", "inputs")
 
     def __init__(self, call: Call, vocab: Vocabulary):
         pdef = vocab.predicates[call.pred]
         self.pred = call.pred
-        self.args = [None if isinstance(a, Rel) else Arg(a, vocab) for a in call.args]
+        self.ends = [Arg(a, vocab) for a in call.args if not isinstance(a, Rel)]
         self.rel = next((x for x in call.args if isinstance(x, Rel)), None)
-        self.ends = [a for a in self.args if a is not None]
         self.template, self.spec = pdef.get("path"), pdef.get("fact")
-        named = []
+        self.parts, self.via, named = [], (), []
         if self.spec is not None:
             varargs = len(pdef["args"]) - 1 if pdef["args"][-1].endswith("*") else None
             self.parts = [self._part(self.spec[k], varargs, vocab) for k in ("subject", "object", "value")]
             self.via = tuple((s.lstrip("~"), "in" if s.startswith("~") else "out")
                              for s in self.spec.get("subject_via", ()))
-            named = [Arg(Slot(v), vocab) for k, v in self.spec.items()
-                     if k in ("subject", "object") and not str(v).startswith("$")]
+            named = [a for k, part in zip(("subject", "object"), self.parts)  # chart slots the definition names
+                     if not str(self.spec[k]).startswith("$") for a in part]
         self.slot_args = [a for a in self.ends if a.slot is not None] + named  # witnesses start / end here
         self._checks: dict = {}
-        parts = [a for part in getattr(self, "parts", ()) for a in part]
-        self.inputs = [a for a in {id(a): a for a in (*self.ends, *parts, *named)}.values() if a.slot is not None]
+        every = {id(a): a for a in (*self.ends, *(a for part in self.parts for a in part))}
+        self.inputs = [a for a in every.values() if a.slot is not None]  # what a result depends on
 
     def _part(self, ref: str, varargs: int | None, vocab: Vocabulary) -> list[Arg]:
         """The arguments a fact-template part names: ``$N`` (all the rest for a varargs one), or a slot."""

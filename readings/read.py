@@ -145,9 +145,9 @@ class Reader:
         topic asked or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
         return rule.fact in self._scope(ctx)[0]
 
-    def _scope(self, ctx: Context) -> tuple[frozenset, list, list]:
-        """(the in-scope rule facts, the in-scope REQUIRES rules, the pattern cases to try: (pattern, its
-        in-scope REQUIRES rules)) of a reading of these systems and topics (kept per such pair)."""
+    def _scope(self, ctx: Context) -> tuple[frozenset, list]:
+        """(the in-scope rule facts, the pattern cases to try: (pattern, its in-scope REQUIRES rules)) of
+        a reading of these systems and topics (kept per such pair)."""
         key = (ctx.bindings.systems, ctx.topics)
         found = self._scopes.get(key)
         if found is None:
@@ -155,8 +155,7 @@ class Reader:
             facts = frozenset(r.fact for r in self.rules if r.system in systems
                               and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in ctx.topics))
             cases = [(pattern, [r for r in rules if r.fact in facts]) for (pattern, _), rules in self.cases.items()]
-            found = self._scopes[key] = (facts, [r for r in self.requires if r.fact in facts],
-                                         [(p, rules) for p, rules in cases if rules])
+            found = self._scopes[key] = (facts, [(p, rules) for p, rules in cases if rules])
         return found
 
     def answer(self, checks: set) -> dict:
@@ -205,13 +204,10 @@ class Reader:
         if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
             key = frozenset(only)
             if key not in self._chosen:
-                self._chosen[key] = ([r for r in self.requires if r.fact in only],
-                                     [r for r in self.others if r.fact in only])
-            requires = [r for r in self._chosen[key][0] if self._in_scope(r, ctx)]
-            others = [r for r in self._chosen[key][1] if self._in_scope(r, ctx)]
-            possible = only
+                self._chosen[key] = [r for r in self.others if r.fact in only]
+            others = [r for r in self._chosen[key] if self._in_scope(r, ctx)]
+            possible = only  # the chosen patterns come with every REQUIRES rule of theirs (select)
         else:
-            requires = self._scope(ctx)[1]
             present = present_pairs(b)
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
@@ -220,18 +216,19 @@ class Reader:
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
             answers = Lazy(self)
         else:  # one round trip for the checks that can change the reading
-            ctx = replace(ctx, undecided=self._need_patterns(requires, possible, ctx, checks))
+            ctx = replace(ctx, undecided=self._need_patterns(possible, ctx, checks))
             if others is None:
                 others = self._candidates(present, ctx.undecided, ctx)
             # a rule the chart alone makes false is not evaluated again
             others = [r for r in others if self.compiled[r.fact].need({}, ctx, checks) is not False]
             answers = self.answer(checks | set(lore.values()))
-        findings, held = self._patterns(requires, possible, ctx, answers,
+        findings, held = self._patterns(possible, ctx, answers,
                                         maybe=None if self.cache else ctx.undecided)
         ctx = replace(ctx, patterns=held, undecided=frozenset())
         if others is None:
             others = self._candidates(present, held, ctx)
-        counts = {"rules_in_scope": len(self._scope(ctx)[0]), "rules_tried": len(requires) + len(others),
+        tried = sum(len(rules) for _, rules in self._cases(possible, ctx)) + len(others)
+        counts = {"rules_in_scope": len(self._scope(ctx)[0]), "rules_tried": tried,
                   "checks": len(checks)}
         counts["out_of_scope"] = len(self.rules) - counts["rules_in_scope"]
         concepts = self._slot_concepts(ctx)
@@ -310,23 +307,18 @@ class Reader:
         s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
         return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
 
-    def _cases(self, requires: list, possible: set, ctx: Context):
+    def _cases(self, possible: set, ctx: Context):
         """The cases of the patterns to try, in order: (pattern, the case's in-scope REQUIRES rules); a
         case with a row the chart cannot meet (not in *possible*) is left out."""
-        if requires is self._scope(ctx)[1]:
-            cases = self._scope(ctx)[2]
-        else:  # a find of chosen rules
-            wanted = {r.fact for r in requires}
-            cases = [(p, [r for r in rules if r.fact in wanted]) for (p, _), rules in self.cases.items()]
-        for pattern, rules in cases:
-            if rules and all(r.fact in possible for r in rules):
+        for pattern, rules in self._scope(ctx)[1]:
+            if all(r.fact in possible for r in rules):
                 yield pattern, rules
 
-    def _need_patterns(self, requires: list, possible: set, ctx: Context, out: set) -> frozenset:
+    def _need_patterns(self, possible: set, ctx: Context, out: set) -> frozenset:
         """Collect the checks that decide the patterns (every case up to the first the chart alone
         decides true) and return the patterns that may hold."""
         decided, undecided = set(), set()
-        for pattern, rules in self._cases(requires, possible, ctx):
+        for pattern, rules in self._cases(possible, ctx):
             if pattern in decided:
                 continue
             result = need_every([(self.compiled[r.fact], {}) for r in rules], ctx, out)
@@ -336,12 +328,12 @@ class Reader:
                     decided.add(pattern)
         return frozenset(undecided)
 
-    def _patterns(self, requires: list, possible: set, ctx: Context, answers, maybe=None) -> tuple[list, dict]:
+    def _patterns(self, possible: set, ctx: Context, answers, maybe=None) -> tuple[list, dict]:
         """The patterns whose every REQUIRES rule of one case holds (the first such case), and their
         findings; *maybe*: the only patterns that can hold (the others the chart alone ruled out)."""
         findings, held = [], {}
         concepts = self._slot_concepts(ctx)
-        for pattern, rules in self._cases(requires, possible, ctx):
+        for pattern, rules in self._cases(possible, ctx):
             if pattern in held or (maybe is not None and pattern not in maybe):
                 continue
             results = []
