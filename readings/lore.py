@@ -61,7 +61,7 @@ def _fact_group(reader, key: tuple) -> FactGroup:
 
 def relation_rows(reader, b) -> list[tuple[str, list, dict]]:
     """(system, its slots bound to a node, the named query ``relations_among``'s rows of the 刑 沖 破 害 合
-    indexed by their two ends) for each system; the query is asked once over every system's slot nodes
+    by the two nodes they join, :func:`pair_index`) for each system; the query is asked once over every system's slot nodes
     (with the reader's cache on, once for every Stem and Branch: the reading looks up its own pairs)."""
     present = []
     for system, names in RELATION_SLOTS.items():
@@ -80,13 +80,10 @@ def relation_findings(reader, b, rows: list) -> list[dict]:
     the query's row order, then by system, then by pair."""
     found = []
     for system, slots, index in rows:
-        for pos, (x, y) in enumerate(combinations(slots, 2)):
-            vx, vy = b.slots[x].value, b.slots[y].value
-            for forward, ends in ((True, (vx, vy)), (False, (vy, vx))):
-                for order, row in index.get(ends, ()):
-                    found.append((order, system, pos, x, y, forward, row))
-                if vx == vy:
-                    break
+        values = [b.slots[n].value for n in slots]
+        for pos, ((x, vx), (y, vy)) in enumerate(combinations(zip(slots, values), 2)):
+            for order, forward, row in index.get((vx, vy), ()):
+                found.append((order, system, pos, x, y, forward, row))
     store = lore_store(reader)
     out = []
     for _, system, _, x, y, forward, row in sorted(found, key=lambda item: item[:3]):
@@ -209,7 +206,7 @@ def slot_relations(reader, b, topic: str | None) -> SlotRows:
 
 
 def _relations_among(reader, nodes: set) -> dict:
-    """The rows of ``relations_among`` over *nodes* of the RELATION_TYPES, by their two ends
+    """The rows of ``relations_among`` over *nodes* of the RELATION_TYPES, by the two nodes they join
     (:func:`pair_index`). With the reader's cache on, the query is asked once for every Stem and Branch
     and kept (the rows are sorted by content, so the order among a reading's nodes is the query's)."""
     store = lore_store(reader)

@@ -95,10 +95,14 @@ def lore_store(reader) -> LoreStore:
 
 
 def pair_index(rows: list, types) -> dict[tuple, list]:
-    """Rows of ``relations_among`` of these types by (source id, target id): [(order, row)], order being
-    the row's place in *rows* (the query's order)."""
+    """Rows of ``relations_among`` of these types by the pair of nodes they join, either way round:
+    (a, b) → [(order, forward, row)], *forward* when the row runs from a to b, *order* the row's place in
+    *rows* (the query's order)."""
     index: dict[tuple, list] = {}
     for i, row in enumerate(rows):
         if row["type"] in types:
-            index.setdefault((row["source"]["id"], row["target"]["id"]), []).append((i, row))
+            a, b = row["source"]["id"], row["target"]["id"]
+            index.setdefault((a, b), []).append((i, True, row))
+            if a != b:
+                index.setdefault((b, a), []).append((i, False, row))
     return index
