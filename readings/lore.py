@@ -56,7 +56,8 @@ def _fact_group(reader, key: tuple) -> FactGroup:
     if season is not None:
         for v in reader.ids_by_label["Vigour"]:
             checks[("vigour", name, v)] = ("fact", "VIGOUR", t, v, "season", season, ())
-    return FactGroup(key, checks)
+    names = lore_store(reader).names
+    return FactGroup(key, {names.setdefault(k, k): c for k, c in checks.items()})
 
 
 def relation_rows(reader, b) -> list[tuple[str, list, dict]]:
@@ -119,14 +120,15 @@ def lore_findings(reader, b, answers: dict, checks: LoreChecks) -> list[dict]:
 
 
 def _group_findings(reader, group: FactGroup, answers) -> list[tuple[str, dict]]:
-    """(sort key, finding) of each check of a transmission that holds (each finding kept by its slot,
-    check and witness)."""
+    """(sort key: the repr of (query, slot, value), finding) of each check of a transmission that holds
+    (each finding kept by its slot, check and witness)."""
     store, out = lore_store(reader), []
-    for order, (query, where, value), check in group.order:
+    for (query, where, value), check in group.checks.items():
         hops = answers.get(check)
         if hops:
             key = ("fact", where, check, hops.key)
-            out.append((order, store.finding(key, _fact_finding, reader, query, where, value, check, hops)))
+            found = store.finding(key, _fact_finding, reader, query, where, value, check, hops)
+            out.append((repr((query, where, value)), found))
     return out
 
 

@@ -15,8 +15,9 @@ stays valid; it is only no longer shared). Everything else is bounded by the gra
 
 from __future__ import annotations
 
-#: findings kept at most (each about 1-2 kB; a run over every chart of a year keeps far fewer)
-LIMIT = 20_000
+#: findings (about 3 kB each) and lists kept at most; the graph allows about 5,500 distinct lore
+#: findings (~17 MB, reached after a few thousand charts), so the limit is a guard, not the working size
+LIMIT = 10_000
 
 
 class LoreChecks(dict):
@@ -32,14 +33,12 @@ class LoreChecks(dict):
 
 class FactGroup:
     """The kin / stages / vigour checks of one transmission slot. ``key``: (slot, day stem, branch,
-    season); ``checks``: (query, slot, value) → check; ``order``: (repr of that triple, the triple, the
-    check), sorted (the order of lore_findings' findings)."""
+    season); ``checks``: (query, slot, value) → check."""
 
-    __slots__ = ("key", "checks", "order")
+    __slots__ = ("key", "checks")
 
     def __init__(self, key: tuple, checks: dict):
         self.key, self.checks = key, checks
-        self.order = sorted(((repr(k), k, c) for k, c in checks.items()), key=lambda item: item[0])
 
 
 class SlotRows(list):
@@ -59,6 +58,7 @@ class LoreStore:
     def __init__(self, limit: int = LIMIT):
         self.limit = limit
         self.groups: dict[tuple, FactGroup] = {}
+        self.names: dict[tuple, tuple] = {}  # each (query, slot, value) once, shared by the groups
         self.found: dict[tuple, dict] = {}
         self.lists: dict[tuple, list] = {}
         self.among: tuple | None = None  # (the node ids asked, the rows indexed by their ends)
