@@ -31,6 +31,7 @@ class Context:
     undecided: frozenset = frozenset()
     lookup: dict = field(default_factory=dict)  # (scope, local) → {value: [instance index, …]}, filled as asked
     memo: dict | None = None  # with the reader's cache on: graph predicate results by their bound inputs
+    topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
 
     def instances_with(self, scope: str, local: str, values) -> list[tuple[str, dict]]:
         """The instances of a scope whose local slot is bound to one of *values*, in scope order."""
@@ -44,7 +45,20 @@ class Context:
                     index.setdefault(bound.value, []).append(i)
         hits = [i for v in values for i in index.get(v, ())]
         return [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
-    topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
+
+    def at_index(self) -> tuple[dict, dict]:
+        """The instances ``at`` names: (transmission name → instance, palace or earth position → the first
+        instance of 宮, then 位, keyed by it), made once per reading."""
+        found = self.lookup.get("at")
+        if found is None:
+            scopes = self.bindings.scopes
+            by_name = {key: (key, local) for key, local in scopes.get("傳", ())}
+            by_place: dict = {}
+            for scope in ("宮", "位"):
+                for key, local in scopes.get(scope, ()):
+                    by_place.setdefault(key, (key, local))
+            found = self.lookup["at"] = (by_name, by_place)
+        return found
 
 
 def follow(bound: Bound | None, path: tuple, b: Bindings) -> Bound | None:
