@@ -38,6 +38,9 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
             where = scope if scope and args[0].name in locals_of[scope] else None
             return [(where, frozenset({(args[0].name, a.id)})) for a in args[1:]]
         return None
+    if pred in ("over", "same") and isinstance(args[0], Slot):  # decided by the chart: a derived pair
+        local = scope is not None and any(isinstance(a, Slot) and a.name in locals_of[scope] for a in args)
+        return [(scope if local else None, frozenset({(call, True)}))]
     if pred == "pattern" and patterns:  # found by its REQUIRES rules, or named by the engine as the 課體
         return [(None, frozenset({("pattern", args[0].id)})), (None, frozenset({("課體", args[0].id)}))]
     if pred == "all":
@@ -66,19 +69,31 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
     return None
 
 
-def present_pairs(bindings) -> dict:
-    """scope (None = the chart) → the list of (slot, node) pair sets it binds (one per instance)."""
+def present_pairs(bindings, derived: dict | None = None, ctx=None) -> dict:
+    """scope (None = the chart) → the list of (slot, node) pair sets it binds (one per instance), with
+    the derived pairs ``(call, True)`` of the chart-decided conditions in *derived* (scope → [(call, its
+    compiled node)]) that hold there, evaluated in *ctx*."""
     chart = set()
     for name, b in bindings.slots.items():
         if isinstance(b.value, frozenset):
             chart.update((name, v) for v in b.value)
         elif isinstance(b.value, str):
             chart.add((name, b.value))
+    derived = derived or {}
+    chart.update((call, True) for call, node in derived.get(None, ()) if node.ev({}, ctx, {})[0])
     out = {None: [frozenset(chart)]}
     for scope, instances in bindings.scopes.items():
-        out[scope] = [frozenset((slot, b.value) for slot, b in local.items() if isinstance(b.value, str))
+        extra = derived.get(scope, ())
+        out[scope] = [frozenset([*((slot, b.value) for slot, b in local.items() if isinstance(b.value, str)),
+                                 *((call, True) for call, node in extra if node.ev(local, ctx, {})[0])])
                       for _, local in instances]
     return out
+
+
+def _order(pair: tuple):
+    """A pair's place in the order that picks a rule's key: slot pairs by name, derived pairs after."""
+    slot, value = pair
+    return (1, repr(slot), "") if isinstance(slot, Call) else (0, slot, value)
 
 
 class RuleIndex:
@@ -87,6 +102,7 @@ class RuleIndex:
     def __init__(self, rules: list, locals_of: dict, sources: dict | None = None, patterns: bool = False):
         self.rules = rules
         self.always: list[int] = []
+        self.derived: set = set()  # (scope, call): the chart-decided conditions whose pairs key a rule
         self.by_key: dict = defaultdict(lambda: defaultdict(list))  # where → pair → [(rule index, pairs)]
         for i, rule in enumerate(rules):
             alts = necessary_keys(rule.when, locals_of, sources=sources, patterns=patterns)
@@ -94,7 +110,8 @@ class RuleIndex:
                 self.always.append(i)
                 continue
             for where, pairs in alts:
-                self.by_key[where][min(pairs)].append((i, pairs))
+                self.by_key[where][min(pairs, key=_order)].append((i, pairs))
+                self.derived |= {(where, slot) for slot, _ in pairs if isinstance(slot, Call)}
         self.by_key = {where: dict(by_pair) for where, by_pair in self.by_key.items()}
         self.keys = {where: frozenset(by_pair) for where, by_pair in self.by_key.items()}
 

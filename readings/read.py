@@ -73,6 +73,9 @@ class Reader:
             sources[(e.type, e.dst)].add(e.src)
         self.requires_index = RuleIndex(self.requires, locals_of, sources)
         self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True)
+        self.derived = defaultdict(list)  # scope → [(call, its node)]: chart-decided conditions the indexes key on
+        for where, call in sorted(self.requires_index.derived | self.others_index.derived, key=repr):
+            self.derived[where].append((call, compile_condition(call, self.vocab)))
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
@@ -208,7 +211,7 @@ class Reader:
             others = [r for r in self._chosen[key] if self._in_scope(r, ctx)]
             possible = only  # the chosen patterns come with every REQUIRES rule of theirs (select)
         else:
-            present = present_pairs(b)
+            present = present_pairs(b, self.derived, ctx)
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
