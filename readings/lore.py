@@ -14,6 +14,7 @@ rules and these together), and each finding's path is the real edge that decided
 from __future__ import annotations
 
 from itertools import combinations
+from operator import itemgetter
 
 from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
 from leishen.readings.lore_cache import FactGroup, LoreChecks, SlotRows, lore_store, pair_index
@@ -62,8 +63,8 @@ def _fact_group(reader, key: tuple) -> FactGroup:
 
 def relation_rows(reader, b) -> list[tuple[str, list, dict]]:
     """(system, its slots bound to a node, the named query ``relations_among``'s rows of the 刑 沖 破 害 合
-    by the two nodes they join, :func:`pair_index`) for each system; the query is asked once over every system's slot nodes
-    (with the reader's cache on, once for every Stem and Branch: the reading looks up its own pairs)."""
+    by the two nodes they join, :func:`pair_index`) for each system; the query is asked once over every
+    system's slot nodes (with the reader's cache on, once for every Stem and Branch and kept)."""
     present = []
     for system, names in RELATION_SLOTS.items():
         if system in b.systems:
@@ -78,19 +79,28 @@ def relation_rows(reader, b) -> list[tuple[str, list, dict]]:
 
 def relation_findings(reader, b, rows: list) -> list[dict]:
     """A finding for each relation between two slots of the same system (each pair of slots once), in
-    the query's row order, then by system, then by pair."""
-    found = []
+    the query's row order, then by system, then by pair. With the reader's cache on (the index is the
+    kept table's), a pair of slots' findings are kept by the slots and their nodes."""
+    store, found = lore_store(reader), []
     for system, slots, index in rows:
         values = [b.slots[n].value for n in slots]
         for pos, ((x, vx), (y, vy)) in enumerate(combinations(zip(slots, values), 2)):
-            for order, forward, row in index.get((vx, vy), ()):
-                found.append((order, system, pos, x, y, forward, row))
+            matches = index.get((vx, vy))
+            if matches:
+                pair = (store.kept(("relations", system, x, y, vx, vy), _pair_findings, reader, system, x, y, matches)
+                        if reader.cache else _pair_findings(reader, system, x, y, matches))
+                found += [(order, system, pos, f) for order, f in pair]
+    found.sort(key=itemgetter(0, 1, 2))
+    return [f for *_, f in found]
+
+
+def _pair_findings(reader, system: str, x: str, y: str, matches: list) -> list[tuple[int, dict]]:
+    """(row order, finding) of each relation between slots x and y (each finding kept by the slots and
+    the row)."""
     store = lore_store(reader)
-    out = []
-    for _, system, _, x, y, forward, row in sorted(found, key=lambda item: item[:3]):
-        key = ("relation", system, x, y, forward, row["fact"], row["type"], row["source"]["id"], row["target"]["id"])
-        out.append(store.finding(key, _relation_finding, reader, system, x, y, forward, row))
-    return out
+    return [(order, store.finding(("relation", system, x, y, forward, row["fact"], row["type"], row["source"]["id"],
+                                   row["target"]["id"]), _relation_finding, reader, system, x, y, forward, row))
+            for order, forward, row in matches]
 
 
 def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: dict) -> dict:
