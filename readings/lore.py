@@ -8,7 +8,9 @@
   the domains the topic consults (``CONSULTS`` Topic → Domain; a 類象 row's ``category`` names its domain).
 
 Each is grounded into the same checks as the rules' graph predicates (one backend call answers the
-rules and these together), and each finding's path is the real edge that decided it.
+rules and these together), and each finding's path is the real edge that decided it. A finding is made
+once per input it depends on and handed out again (findings are read-only); what is kept across
+readings, and when, is readings/lore_cache.py's.
 """
 
 from __future__ import annotations
@@ -184,8 +186,6 @@ LEIXIANG_TYPES = ("SYMBOLIZES", "HAS_COLOUR", "HAS_NUMBER", "HAS_TASTE")
 SHENSHA_TYPES = ("XUN_SHENSHA",)
 #: where a 神煞 counts (000:3, 000:23): the asker's 干支 (干上, 支上), the 三傳, the hour, the 本命
 SHENSHA_PLACES = ("干上", "支上", "初傳", "中傳", "末傳", "占時", "本命")
-
-
 #: the slot each place of SHENSHA_PLACES is (干上: the first lesson's upper, 支上: the third's)
 PLACE_SLOTS = {place: {"干上": "課1上", "支上": "課3上"}.get(place, place) for place in SHENSHA_PLACES}
 
