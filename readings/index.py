@@ -12,18 +12,21 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 
 from leishen.loaders.conditions import Call, Scope, Slot, Sym
+from leishen.readings.predicates import Arg
 
 
 MAX_ALTERNATIVES = 64  # an all() of alternatives is combined only while it stays this small
 
 
 def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, sources: dict | None = None,
-                   patterns: bool = False) -> list | None:
+                   patterns: bool = False, functional: frozenset = frozenset()) -> list | None:
     """Alternatives ``[(scope, frozenset of (slot, node)), …]``: in any chart where *call* holds, for at
     least one alternative, one instance of the scope (scope None: the chart itself) binds every pair.
     None when nothing necessary can be read from the condition. *locals_of* maps a scope to its local
     slot names (a chart-level slot inside a scope is a chart-level pair); *sources* maps (relation type,
-    node) to the nodes with such an edge to it, so ``has(X, R, N)`` / ``isa(X, N)`` need X among them."""
+    node) to the nodes with such an edge to it, so ``has(X, R, N)`` / ``isa(X, N)`` need X among them;
+    a predicate in *functional* (a reified fact whose last argument is the qualifier's value: ``stage``,
+    ``kin``) needs the derived pair (the predicate without its value, the value)."""
     pred, args = call.pred, call.args
     if pred in ("has", "isa") and isinstance(args[0], Slot) and not args[0].path and sources is not None:
         rel, node = (args[1], args[2]) if pred == "has" else (None, args[1])
@@ -39,13 +42,16 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
             slot = args[0] if args[0].path else args[0].name
             return [(where, frozenset({(slot, a.id)})) for a in args[1:]]
         return None
+    if pred in functional and all(isinstance(a, Slot) for a in args[:-1]) and isinstance(args[-1], Sym):
+        local = scope is not None and any(a.name in locals_of[scope] for a in args[:-1])
+        return [(scope if local else None, frozenset({(Call(pred, args[:-1]), args[-1].id)}))]
     if pred in ("over", "same") and isinstance(args[0], Slot):  # decided by the chart: a derived pair
         local = scope is not None and any(isinstance(a, Slot) and a.name in locals_of[scope] for a in args)
         return [(scope if local else None, frozenset({(call, True)}))]
     if pred == "pattern" and patterns:  # found by its REQUIRES rules, or named by the engine as the 課體
         return [(None, frozenset({("pattern", args[0].id)})), (None, frozenset({("課體", args[0].id)}))]
     if pred == "all":
-        found = [k for k in (necessary_keys(c, locals_of, scope, sources, patterns) for c in args) if k]
+        found = [k for k in (necessary_keys(c, locals_of, scope, sources, patterns, functional) for c in args) if k]
         by_where: dict = {}  # parts whose alternatives all bind in the same place
         for alts in found:
             places = {where for where, _ in alts}
@@ -63,13 +69,13 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
             return combined if combined[0][1] else by_where[where][0]
         return min(found, key=len) if found else None
     if pred == "any":
-        found = [necessary_keys(c, locals_of, scope, sources, patterns) for c in args]
+        found = [necessary_keys(c, locals_of, scope, sources, patterns, functional) for c in args]
         return [alt for alts in found for alt in alts] if found and all(found) else None
     if pred == "some" and isinstance(args[0], Scope) and scope is None:
-        return necessary_keys(args[1], locals_of, args[0].name, sources, patterns)
+        return necessary_keys(args[1], locals_of, args[0].name, sources, patterns, functional)
     if pred == "at" and scope is None:  # the instance it names is one of its scope's: some instance binds
         named = _at_scope(args[0], _slot_names(args[1]), locals_of)
-        return necessary_keys(args[1], locals_of, named, sources, patterns) if named else None
+        return necessary_keys(args[1], locals_of, named, sources, patterns, functional) if named else None
     return None
 
 
@@ -117,10 +123,12 @@ def present_pairs(bindings, derived: dict | None = None, ctx=None) -> dict:
 
 def _derived(derived: list, env: dict, ctx) -> list:
     """The derived pairs that hold in *env*: (call, True) for a chart-decided condition that holds, (slot
-    with suffixes, the node it reaches)."""
+    with suffixes, the node it reaches), (functional predicate without its value, each value it has)."""
     out = []
     for key, node in derived:
-        if isinstance(key, Call):
+        if isinstance(node, FactValues):
+            out.extend((key, v) for v in node.values(env, ctx.bindings))
+        elif isinstance(key, Call):
             if node.ev(env, ctx, {})[0]:
                 out.append((key, True))
         else:
@@ -128,6 +136,48 @@ def _derived(derived: list, env: dict, ctx) -> list:
             if bound is not None and isinstance(bound.value, str):
                 out.append((key, bound.value))
     return out
+
+
+def functional_predicates(vocab) -> dict:
+    """The graph predicates whose last argument is the value of their reified fact's qualifier, with no
+    other way to hold (``stage``, ``kin``): predicate → its fact template."""
+    out = {}
+    for name, pdef in vocab.predicates.items():
+        spec = pdef.get("fact")
+        if spec and spec.get("value") == f"${len(pdef['args']) - 1}" and not pdef["args"][-1].endswith("*") \
+                and not spec.get("subject_via"):
+            out[name] = spec
+    return out
+
+
+def fact_values(facts, specs: dict) -> dict:
+    """(relation, subject, object, qualifier) → the qualifier's values, of every fact of a functional
+    predicate's relation: the same facts the graph is loaded from."""
+    roles = {spec["relation"]: spec["qualifier"] for spec in specs.values()}
+    table = defaultdict(set)
+    for f in facts:
+        role = roles.get(f.relation)
+        if role is not None:
+            value = dict(f.qualifiers).get(role)
+            for v in value if isinstance(value, list) else (value,):
+                table[(f.relation, f.subject, f.object, role)].add(v)
+    return {k: sorted(v) for k, v in table.items()}
+
+
+class FactValues:
+    """The values a functional predicate's fact has for a chart's slots (the 長生 stage of 日干 at 初傳,
+    the kin of 初傳 to 日干), read from the fact table: the derived pairs ``stage(A, B, S)`` needs."""
+
+    def __init__(self, call: Call, spec: dict, vocab, table: dict):
+        refs = (spec["subject"], spec["object"])
+        self.parts = [Arg(call.args[int(r[1:])] if r.startswith("$") else Slot(r), vocab) for r in refs]
+        self.relation, self.role, self.table = spec["relation"], spec["qualifier"], table
+
+    def values(self, env: dict, b) -> list:
+        subject, obj = (a.bound(env, b) for a in self.parts)
+        if subject is None or obj is None:
+            return []
+        return self.table.get((self.relation, subject.value, obj.value, self.role), [])
 
 
 def _order(pair: tuple):
@@ -139,12 +189,14 @@ def _order(pair: tuple):
 class RuleIndex:
     """Rules by their necessary pairs, in their original order."""
 
-    def __init__(self, rules: list, locals_of: dict, sources: dict | None = None, patterns: bool = False):
+    def __init__(self, rules: list, locals_of: dict, sources: dict | None = None, patterns: bool = False,
+                 functional: frozenset = frozenset()):
         self.rules = rules
         self.always: list[int] = []
         self.derived: set = set()  # (scope, call or slot with suffixes): what derived pairs key a rule
         self.by_key: dict = defaultdict(lambda: defaultdict(list))  # where → pair → [(rule index, pairs)]
-        found = [necessary_keys(rule.when, locals_of, sources=sources, patterns=patterns) for rule in rules]
+        found = [necessary_keys(rule.when, locals_of, sources=sources, patterns=patterns, functional=functional)
+                 for rule in rules]
         uses = Counter((where, pair) for alts in found if alts for where, pairs in alts for pair in pairs)
         for i, alts in enumerate(found):
             if alts is None:
