@@ -194,7 +194,7 @@ class RuleIndex:
         self.rules = rules
         self.always: list[int] = []
         self.derived: set = set()  # (scope, call or slot with suffixes): what derived pairs key a rule
-        self.by_key: dict = defaultdict(lambda: defaultdict(list))  # where → pair → [(rule index, pairs)]
+        self.by_key: dict = defaultdict(lambda: defaultdict(dict))
         found = [necessary_keys(rule.when, locals_of, sources=sources, patterns=patterns, functional=functional)
                  for rule in rules]
         uses = Counter((where, pair) for alts in found if alts for where, pairs in alts for pair in pairs)
@@ -204,9 +204,11 @@ class RuleIndex:
                 continue
             for where, pairs in alts:  # keyed by its pair the fewest rules need: the one least often met
                 key = min(pairs, key=lambda pair: (uses[(where, pair)], _order(pair)))  # noqa: B023
-                self.by_key[where][key].append((i, pairs))
+                self.by_key[where][key].setdefault(pairs, []).append(i)
                 self.derived |= {(where, slot) for slot, _ in pairs if isinstance(slot, (Call, Slot))}
-        self.by_key = {where: dict(by_pair) for where, by_pair in self.by_key.items()}
+        # where → pair → [(pairs, the rules that need them)]: rules needing the same pairs are checked once
+        self.by_key = {where: {pair: list(groups.items()) for pair, groups in by_pair.items()}
+                       for where, by_pair in self.by_key.items()}
         self.keys = {where: frozenset(by_pair) for where, by_pair in self.by_key.items()}
 
     def candidates(self, present: dict) -> list:
@@ -220,7 +222,7 @@ class RuleIndex:
             by_pair = self.by_key[where]
             for inst in instances:
                 for pair in keys.intersection(inst):
-                    for i, pairs in by_pair[pair]:
-                        if i not in chosen and pairs <= inst:
-                            chosen.add(i)
+                    for pairs, rules in by_pair[pair]:
+                        if pairs <= inst:
+                            chosen.update(rules)
         return [self.rules[i] for i in sorted(chosen)]
