@@ -10,6 +10,7 @@ taken where the condition cannot hold without it (a test evaluates every rule un
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from leishen.loaders.conditions import Call, Scope, Slot, Sym
 from leishen.readings.predicates import Arg
@@ -73,10 +74,22 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
         return [alt for alts in found for alt in alts] if found and all(found) else None
     if pred == "some" and isinstance(args[0], Scope) and scope is None:
         return necessary_keys(args[1], locals_of, args[0].name, sources, patterns, functional)
-    if pred == "at" and scope is None:  # the instance it names is one of its scope's: some instance binds
+    if pred == "at" and scope is None:  # the pairs of its scope hold in the one instance it names
         named = _at_scope(args[0], _slot_names(args[1]), locals_of)
-        return necessary_keys(args[1], locals_of, named, sources, patterns, functional) if named else None
+        alts = necessary_keys(args[1], locals_of, named, sources, patterns, functional) if named else None
+        return None if alts is None else [
+            (None, pairs if where is None else frozenset((At(args[0], slot), v) for slot, v in pairs))
+            for where, pairs in alts]
     return None
+
+
+@dataclass(frozen=True)
+class At:
+    """A derived pair's key: *key* (a local slot, or a derived key) read in the instance ``at(head, …)``
+    names."""
+
+    head: Slot
+    key: object
 
 
 def _slot_names(call: Call) -> set[str]:
@@ -122,20 +135,8 @@ def present_pairs(bindings, derived: dict | None = None, ctx=None) -> dict:
 
 
 def _derived(derived: list, env: dict, ctx) -> list:
-    """The derived pairs that hold in *env*: (call, True) for a chart-decided condition that holds, (slot
-    with suffixes, the node it reaches), (functional predicate without its value, each value it has)."""
-    out = []
-    for key, node in derived:
-        if isinstance(node, FactValues):
-            out.extend((key, v) for v in node.values(env, ctx.bindings))
-        elif isinstance(key, Call):
-            if node.ev(env, ctx, {})[0]:
-                out.append((key, True))
-        else:
-            bound = node.bound(env, ctx.bindings)
-            if bound is not None and isinstance(bound.value, str):
-                out.append((key, bound.value))
-    return out
+    """The derived pairs that hold in *env*: (key, each value its reader finds)."""
+    return [(key, v) for key, reader in derived for v in reader.values(env, ctx)]
 
 
 def functional_predicates(vocab) -> dict:
@@ -164,6 +165,51 @@ def fact_values(facts, specs: dict) -> dict:
     return {k: sorted(v) for k, v in table.items()}
 
 
+class Holds:
+    """A chart-decided condition (``over``, ``same``): the value True where it holds."""
+
+    def __init__(self, node):
+        self.node = node
+
+    def values(self, env: dict, ctx) -> list:
+        return [True] if self.node.ev(env, ctx, {})[0] else []
+
+
+class SlotValue:
+    """A slot (with suffixes, or a scope's local): the node it is bound to."""
+
+    def __init__(self, arg: Arg):
+        self.arg = arg
+
+    def values(self, env: dict, ctx) -> list:
+        bound = self.arg.bound(env, ctx.bindings)
+        return [bound.value] if bound is not None and isinstance(bound.value, str) else []
+
+
+class AtValues:
+    """A derived key read in the instance ``at(head, …)`` names (found as the evaluation finds it)."""
+
+    def __init__(self, ranging, inner):
+        self.ranging, self.inner = ranging, inner
+
+    def values(self, env: dict, ctx) -> list:
+        return [v for _, local in self.ranging.instances(env, ctx) for v in self.inner.values(local, ctx)]
+
+
+def derived_reader(key, vocab, functional: dict, table: dict):
+    """How a derived pair's key is read in a chart (see :func:`present_pairs`)."""
+    from leishen.readings.evaluate import Ranging, compile_condition
+    if isinstance(key, At):
+        return AtValues(Ranging("at", key.head, None, vocab), derived_reader(key.key, vocab, functional, table))
+    if isinstance(key, str):
+        return SlotValue(Arg(Slot(key), vocab))
+    if isinstance(key, Slot):
+        return SlotValue(Arg(key, vocab))
+    if key.pred in functional:
+        return FactValues(key, functional[key.pred], vocab, table)
+    return Holds(compile_condition(key, vocab))
+
+
 class FactValues:
     """The values a functional predicate's fact has for a chart's slots (the 長生 stage of 日干 at 初傳,
     the kin of 初傳 to 日干), read from the fact table: the derived pairs ``stage(A, B, S)`` needs."""
@@ -173,8 +219,8 @@ class FactValues:
         self.parts = [Arg(call.args[int(r[1:])] if r.startswith("$") else Slot(r), vocab) for r in refs]
         self.relation, self.role, self.table = spec["relation"], spec["qualifier"], table
 
-    def values(self, env: dict, b) -> list:
-        subject, obj = (a.bound(env, b) for a in self.parts)
+    def values(self, env: dict, ctx) -> list:
+        subject, obj = (a.bound(env, ctx.bindings) for a in self.parts)
         if subject is None or obj is None:
             return []
         return self.table.get((self.relation, subject.value, obj.value, self.role), [])
@@ -205,7 +251,7 @@ class RuleIndex:
             for where, pairs in alts:  # keyed by its pair the fewest rules need: the one least often met
                 key = min(pairs, key=lambda pair: (uses[(where, pair)], _order(pair)))  # noqa: B023
                 self.by_key[where][key].setdefault(pairs, []).append(i)
-                self.derived |= {(where, slot) for slot, _ in pairs if isinstance(slot, (Call, Slot))}
+                self.derived |= {(where, slot) for slot, _ in pairs if not isinstance(slot, str)}
         # where → pair → [(pairs, the rules that need them)]: rules needing the same pairs are checked once
         self.by_key = {where: {pair: list(groups.items()) for pair, groups in by_pair.items()}
                        for where, by_pair in self.by_key.items()}
