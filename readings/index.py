@@ -29,13 +29,14 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
     a predicate in *functional* (a reified fact whose last argument is the qualifier's value: ``stage``,
     ``kin``) needs the derived pair (the predicate without its value, the value)."""
     pred, args = call.pred, call.args
-    if pred in ("has", "isa") and isinstance(args[0], Slot) and not args[0].path and sources is not None:
+    if pred in ("has", "isa") and isinstance(args[0], Slot) and sources is not None:
         rel, node = (args[1], args[2]) if pred == "has" else (None, args[1])
         if isinstance(node, Sym) and (rel is None or not rel.reverse):
             nodes = sources.get((rel.type if rel else "MEMBER_OF", node.id))
-            if nodes:
+            if nodes:  # a slot with suffixes: a derived pair (slot, node)
                 where = scope if scope and args[0].name in locals_of[scope] else None
-                return [(where, frozenset({(args[0].name, x)})) for x in sorted(nodes)]
+                slot = args[0] if args[0].path else args[0].name
+                return [(where, frozenset({(slot, x)})) for x in sorted(nodes)]
         return None
     if pred in ("eq", "among") and isinstance(args[0], Slot):
         if all(isinstance(a, Sym) for a in args[1:]):  # a slot with suffixes: a derived pair (slot, node)
