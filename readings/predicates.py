@@ -217,8 +217,16 @@ class Graph(Node):
         if memo is None:
             return self._decide(env, ctx, answers)
         b = ctx.bindings
-        bounds = [a.bound(env, b) for a in self.inputs]
-        key = (self, *[(bd.value, len(bd.chain)) if bd is not None else None for bd in bounds])
+        slots, bounds, key = b.slots, [], [self]
+        for a in self.inputs:  # Arg.bound, inlined: this is the reading's hottest loop
+            bd = env.get(a.local)
+            if bd is None:
+                bd = slots.get(a.name)
+            if a.path:
+                bd = follow(bd, a.path, b)
+            bounds.append(bd)
+            key.append(None if bd is None else (bd.value, len(bd.chain)))
+        key = tuple(key)
         shape = memo.get(key)
         if shape is None:
             shape = memo[key] = self._shape(env, ctx, answers, bounds)
