@@ -29,12 +29,17 @@ class Context:
     topic: str | None = None
     patterns: dict = field(default_factory=dict)
     undecided: frozenset = frozenset()
-    lookup: dict = field(default_factory=dict)  # (scope, local) → {value: [instance index, …]}, filled as asked
+    lookup: dict = field(default_factory=dict)  # per reading: the instance tables, filled as asked
     memo: dict | None = None  # with the reader's cache on: graph predicate results by their bound inputs
     topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
 
-    def instances_with(self, scope: str, local: str, values) -> list[tuple[str, dict]]:
-        """The instances of a scope whose local slot is bound to one of *values*, in scope order."""
+    def instances_with(self, scope: str, local: str, values: frozenset) -> list[tuple[str, dict]]:
+        """The instances of a scope whose local slot is bound to one of *values*, in scope order (kept
+        per reading: rules often ask the same)."""
+        asked = (scope, local, values)
+        hit = self.lookup.get(asked)
+        if hit is not None:
+            return hit
         found = self.bindings.scopes.get(scope, ())
         index = self.lookup.get((scope, local))
         if index is None:
@@ -44,7 +49,8 @@ class Context:
                 if bound is not None:
                     index.setdefault(bound.value, []).append(i)
         hits = [i for v in values for i in index.get(v, ())]
-        return [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
+        hit = self.lookup[asked] = [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
+        return hit
 
     def at_index(self) -> tuple[dict, dict]:
         """The instances ``at`` names: (transmission name → instance, palace or earth position → the first
