@@ -72,17 +72,19 @@ class Bindings:
                 for name, b in self.slots.items()}
 
 
-LIMIT = 4096  #: entries each table of :class:`Shared` keeps at most
+LIMIT = 4096  #: entries each table of :class:`Shared` keeps at most, by default
 _EMPTY = frozenset()
 
 
 class Shared:
     """What the charts bound with one Lexicon have in common: one Bound per (slot, node) and per hop
-    from a shared Bound, and the bound sections already seen, by the exact chart fields they read."""
+    from a shared Bound, and the bound sections already seen, by the exact chart fields they read.
+    Each table stops growing at *limit* entries (``limit=0`` keeps nothing: every chart is bound anew)."""
 
-    __slots__ = ("roots", "hops", "sections")
+    __slots__ = ("limit", "roots", "hops", "sections")
 
-    def __init__(self):
+    def __init__(self, limit: int = LIMIT):
+        self.limit = limit
         self.roots: dict[tuple, Bound] = {}
         self.hops: dict[tuple, tuple[Bound, Bound]] = {}
         self.sections: dict[tuple, object] = {}
@@ -93,7 +95,7 @@ class Shared:
         found = self.roots.get(key)
         if found is None:
             found = Bound(node, ((node, name),))
-            if len(self.roots) < LIMIT:
+            if len(self.roots) < self.limit:
                 self.roots[key] = found
         return found
 
@@ -104,7 +106,7 @@ class Shared:
         found = self.hops.get(key)
         if found is None or found[0] is not parent:
             found = (parent, parent.hop(rel, node))
-            if len(self.hops) < LIMIT:
+            if len(self.hops) < self.limit:
                 self.hops[key] = found
         return found[1]
 
@@ -117,7 +119,7 @@ class Shared:
             return make()
         if found is None:
             found = make()
-            if len(self.sections) < LIMIT:
+            if len(self.sections) < self.limit:
                 self.sections[key] = found
         return found
 
