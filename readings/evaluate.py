@@ -100,12 +100,11 @@ class Ranging(Node):
         bound = arg.bound(env, b)
         if bound is None:
             return []
-        for scope in ("傳", "宮", "位"):
-            for key, local in b.scopes.get(scope, ()):
-                if (scope == "傳" and key == slot.name and not slot.path) or \
-                        (scope != "傳" and key == _scope_key(bound.value, b)):
-                    return [(key, {**env, **local})]
-        return []
+        by_name, by_place = ctx.at_index()
+        found = by_name.get(slot.name) if not slot.path else None
+        if found is None:
+            found = by_place.get(_scope_key(bound.value, b))
+        return [] if found is None else [(found[0], {**env, **found[1]})]
 
     def ev(self, env, ctx, answers):
         if self.pred == "every":

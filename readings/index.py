@@ -87,22 +87,29 @@ class RuleIndex:
     def __init__(self, rules: list, locals_of: dict, sources: dict | None = None, patterns: bool = False):
         self.rules = rules
         self.always: list[int] = []
-        self.by_key: dict[tuple, list[tuple[int, frozenset]]] = defaultdict(list)
+        self.by_key: dict = defaultdict(lambda: defaultdict(list))  # where → pair → [(rule index, pairs)]
         for i, rule in enumerate(rules):
             alts = necessary_keys(rule.when, locals_of, sources=sources, patterns=patterns)
             if alts is None:
                 self.always.append(i)
                 continue
             for where, pairs in alts:
-                self.by_key[(where, min(pairs))].append((i, pairs))
+                self.by_key[where][min(pairs)].append((i, pairs))
+        self.by_key = {where: dict(by_pair) for where, by_pair in self.by_key.items()}
+        self.keys = {where: frozenset(by_pair) for where, by_pair in self.by_key.items()}
 
     def candidates(self, present: dict) -> list:
-        """The rules a chart may meet (those with an alternative some instance fully binds), in order."""
+        """The rules a chart may meet (those with an alternative some instance fully binds), in order.
+        Only the pairs of an instance that key some rule are looked at (a set intersection)."""
         chosen = set(self.always)
         for where, instances in present.items():
+            keys = self.keys.get(where)
+            if not keys:
+                continue
+            by_pair = self.by_key[where]
             for inst in instances:
-                for pair in inst:
-                    for i, pairs in self.by_key.get((where, pair), ()):
+                for pair in keys.intersection(inst):
+                    for i, pairs in by_pair[pair]:
                         if i not in chosen and pairs <= inst:
                             chosen.add(i)
         return [self.rules[i] for i in sorted(chosen)]

@@ -358,11 +358,16 @@ def condition_topic(call) -> str | None:
 
 def tally(findings: list[dict]) -> dict:
     """Per topic (None = the general reading): how many findings of each polarity."""
-    out: dict = {}
+    counted: dict = defaultdict(int)
     for f in findings:
-        row = out.setdefault(f["topic"] or "general", {m: 0 for m in POLARITY_MARKS})
-        if f["polarity"] in row:
-            row[f["polarity"]] += 1
+        counted[(f["topic"] or "general", f["polarity"])] += 1
+    out: dict = {}
+    for (topic, polarity), n in counted.items():  # topics in the order of their first finding
+        row = out.get(topic)
+        if row is None:
+            row = out[topic] = dict.fromkeys(POLARITY_MARKS, 0)
+        if polarity in row:
+            row[polarity] += n
     return out
 
 
