@@ -189,7 +189,7 @@ def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
     course = {lex.id("Pattern", name) for name in (lr.get("method"), *(lr.get("course") or ()))}
     _root(s, lex, "課體", frozenset(course - {None}))  # the 九宗門 method and 課體 the engine found, as patterns
     plate, generals = lr.get("plate") or {}, lr.get("generals") or {}
-    board_key = ("位", tuple(plate.items()), tuple(generals.items()))
+    board_key = ("位", tuple(plate), tuple(plate.values()), tuple(generals), tuple(generals.values()))
     board = lex.shared.section(board_key, lambda: _board(plate, generals, lex))
     above, below, rides, positions = board
     b.above.update(above)
@@ -309,7 +309,7 @@ def qimen_bindings(qm: dict, lex: Lexicon, b: Bindings) -> None:
             _root(s, lex, f"{key}干", lex.id("Stem", pillar[0]))
             _root(s, lex, f"{key}支", lex.id("Branch", pillar[1]))
     palaces = qm.get("palaces") or {}
-    key = ("宮", tuple((num, tuple(cell.items())) for num, cell in palaces.items()))
+    key = ("宮", tuple(palaces), tuple(tuple(map(cell.get, CELL_FIELDS)) for cell in palaces.values()))
     instances, stem_palace = lex.shared.section(key, lambda: _palaces(palaces, lex))
     b.scopes["宮"] = list(instances)
     b.stem_palace.update(stem_palace)
@@ -348,6 +348,7 @@ def _hidden_jia(qm: dict, lex: Lexicon, b: Bindings) -> None:
 QIMEN_CELL = {"天": ("heaven", "Stem"), "地": ("earth", "Stem"), "星": ("star", "QimenStar"),
               "門": ("gate", "Gate"), "神": ("deity", "Deity"), "天寄": ("heaven_hosted", "Stem"),
               "地寄": ("earth_hosted", "Stem"), "星寄": ("star_hosted", "QimenStar")}
+CELL_FIELDS = tuple(field_name for field_name, _ in QIMEN_CELL.values())  # what a palace's binding reads
 PALACE_NAMES = {1: "坎一", 2: "坤二", 3: "震三", 4: "巽四", 5: "中五", 6: "乾六", 7: "兌七", 8: "艮八", 9: "離九"}
 
 
@@ -358,7 +359,7 @@ def ninestar_bindings(ns: dict, lex: Lexicon, b: Bindings) -> None:
     plates = ns.get("plates") or {}
     for scope, key in (("年盤", "year"), ("月盤", "month"), ("日盤", "day")):
         plate = plates.get(key) or {}
-        b.scopes[scope] = list(lex.shared.section(("盤", tuple(plate.items())), lambda: _star_plate(plate, lex)))
+        b.scopes[scope] = list(lex.shared.section(("盤", tuple(plate), tuple(plate.values())), lambda: _star_plate(plate, lex)))
 
 
 def _star_plate(plate: dict, lex: Lexicon) -> list:
