@@ -9,7 +9,7 @@ taken where the condition cannot hold without it (a test evaluates every rule un
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 from leishen.loaders.conditions import Call, Scope, Slot, Sym
 
@@ -33,11 +33,15 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
                 where = scope if scope and args[0].name in locals_of[scope] else None
                 return [(where, frozenset({(args[0].name, x)})) for x in sorted(nodes)]
         return None
-    if pred in ("eq", "among") and isinstance(args[0], Slot) and not args[0].path:
-        if all(isinstance(a, Sym) for a in args[1:]):
+    if pred in ("eq", "among") and isinstance(args[0], Slot):
+        if all(isinstance(a, Sym) for a in args[1:]):  # a slot with suffixes: a derived pair (slot, node)
             where = scope if scope and args[0].name in locals_of[scope] else None
-            return [(where, frozenset({(args[0].name, a.id)})) for a in args[1:]]
+            slot = args[0] if args[0].path else args[0].name
+            return [(where, frozenset({(slot, a.id)})) for a in args[1:]]
         return None
+    if pred in ("over", "same") and isinstance(args[0], Slot):  # decided by the chart: a derived pair
+        local = scope is not None and any(isinstance(a, Slot) and a.name in locals_of[scope] for a in args)
+        return [(scope if local else None, frozenset({(call, True)}))]
     if pred == "pattern" and patterns:  # found by its REQUIRES rules, or named by the engine as the 課體
         return [(None, frozenset({("pattern", args[0].id)})), (None, frozenset({("課體", args[0].id)}))]
     if pred == "all":
@@ -63,22 +67,73 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
         return [alt for alts in found for alt in alts] if found and all(found) else None
     if pred == "some" and isinstance(args[0], Scope) and scope is None:
         return necessary_keys(args[1], locals_of, args[0].name, sources, patterns)
+    if pred == "at" and scope is None:  # the instance it names is one of its scope's: some instance binds
+        named = _at_scope(args[0], _slot_names(args[1]), locals_of)
+        return necessary_keys(args[1], locals_of, named, sources, patterns) if named else None
     return None
 
 
-def present_pairs(bindings) -> dict:
-    """scope (None = the chart) → the list of (slot, node) pair sets it binds (one per instance)."""
+def _slot_names(call: Call) -> set[str]:
+    """The names of the slots a condition mentions."""
+    names = set()
+    for a in call.args:
+        if isinstance(a, Slot):
+            names.add(a.name)
+        elif isinstance(a, Call):
+            names |= _slot_names(a)
+    return names
+
+
+def _at_scope(head: Slot, names: set[str], locals_of: dict) -> str | None:
+    """The scope whose instance ``at(head, …)`` names, as the evaluation finds it: a transmission by its
+    name; else a palace (宮) or an earth position (位), told apart by a local slot only one of them has
+    (None when the body names none)."""
+    if head.name in ("初傳", "中傳", "末傳") and not head.path:
+        return "傳"
+    palace, position = names & locals_of["宮"] - locals_of["位"], names & locals_of["位"] - locals_of["宮"]
+    return "宮" if palace and not position else "位" if position and not palace else None
+
+
+def present_pairs(bindings, derived: dict | None = None, ctx=None) -> dict:
+    """scope (None = the chart) → the list of (slot, node) pair sets it binds (one per instance), with
+    the derived pairs ``(call, True)`` of the chart-decided conditions in *derived* (scope → [(call, its
+    compiled node)]) that hold there, evaluated in *ctx*."""
     chart = set()
     for name, b in bindings.slots.items():
         if isinstance(b.value, frozenset):
             chart.update((name, v) for v in b.value)
         elif isinstance(b.value, str):
             chart.add((name, b.value))
+    derived = derived or {}
+    chart.update(_derived(derived.get(None, ()), {}, ctx))
     out = {None: [frozenset(chart)]}
     for scope, instances in bindings.scopes.items():
-        out[scope] = [frozenset((slot, b.value) for slot, b in local.items() if isinstance(b.value, str))
+        extra = derived.get(scope, ())
+        out[scope] = [frozenset([*((slot, b.value) for slot, b in local.items() if isinstance(b.value, str)),
+                                 *_derived(extra, local, ctx)])
                       for _, local in instances]
     return out
+
+
+def _derived(derived: list, env: dict, ctx) -> list:
+    """The derived pairs that hold in *env*: (call, True) for a chart-decided condition that holds, (slot
+    with suffixes, the node it reaches)."""
+    out = []
+    for key, node in derived:
+        if isinstance(key, Call):
+            if node.ev(env, ctx, {})[0]:
+                out.append((key, True))
+        else:
+            bound = node.bound(env, ctx.bindings)
+            if bound is not None and isinstance(bound.value, str):
+                out.append((key, bound.value))
+    return out
+
+
+def _order(pair: tuple):
+    """A pair's place in the order that picks a rule's key: slot pairs by name, derived pairs after."""
+    slot, value = pair
+    return (0, slot, value) if isinstance(slot, str) else (1, repr(slot), repr(value))
 
 
 class RuleIndex:
@@ -87,14 +142,18 @@ class RuleIndex:
     def __init__(self, rules: list, locals_of: dict, sources: dict | None = None, patterns: bool = False):
         self.rules = rules
         self.always: list[int] = []
+        self.derived: set = set()  # (scope, call or slot with suffixes): what derived pairs key a rule
         self.by_key: dict = defaultdict(lambda: defaultdict(list))  # where → pair → [(rule index, pairs)]
-        for i, rule in enumerate(rules):
-            alts = necessary_keys(rule.when, locals_of, sources=sources, patterns=patterns)
+        found = [necessary_keys(rule.when, locals_of, sources=sources, patterns=patterns) for rule in rules]
+        uses = Counter((where, pair) for alts in found if alts for where, pairs in alts for pair in pairs)
+        for i, alts in enumerate(found):
             if alts is None:
                 self.always.append(i)
                 continue
-            for where, pairs in alts:
-                self.by_key[where][min(pairs)].append((i, pairs))
+            for where, pairs in alts:  # keyed by its pair the fewest rules need: the one least often met
+                key = min(pairs, key=lambda pair: (uses[(where, pair)], _order(pair)))  # noqa: B023
+                self.by_key[where][key].append((i, pairs))
+                self.derived |= {(where, slot) for slot, _ in pairs if isinstance(slot, (Call, Slot))}
         self.by_key = {where: dict(by_pair) for where, by_pair in self.by_key.items()}
         self.keys = {where: frozenset(by_pair) for where, by_pair in self.by_key.items()}
 

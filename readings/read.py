@@ -14,11 +14,11 @@ from dataclasses import replace
 
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
-from leishen.loaders.conditions import parse_condition, vocabulary
+from leishen.loaders.conditions import Call, parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.evaluate import Context, compile_condition, need_every
+from leishen.readings.evaluate import Arg, Context, compile_condition, need_every
 from leishen.readings.index import RuleIndex, present_pairs
 from leishen.readings.answers import Hops, Lazy, check_params
 from leishen.readings.findings import Made, witness_walk
@@ -73,6 +73,10 @@ class Reader:
             sources[(e.type, e.dst)].add(e.src)
         self.requires_index = RuleIndex(self.requires, locals_of, sources)
         self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True)
+        self.derived = defaultdict(list)  # scope → [(call or slot, its node or Arg)]: derived pairs of the indexes
+        for where, key in sorted(self.requires_index.derived | self.others_index.derived, key=repr):
+            self.derived[where].append((key, compile_condition(key, self.vocab) if isinstance(key, Call)
+                                        else Arg(key, self.vocab)))
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
@@ -208,7 +212,7 @@ class Reader:
             others = [r for r in self._chosen[key] if self._in_scope(r, ctx)]
             possible = only  # the chosen patterns come with every REQUIRES rule of theirs (select)
         else:
-            present = present_pairs(b)
+            present = present_pairs(b, self.derived, ctx)
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
