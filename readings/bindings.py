@@ -348,7 +348,8 @@ def _hidden_jia(qm: dict, lex: Lexicon, b: Bindings) -> None:
 QIMEN_CELL = {"天": ("heaven", "Stem"), "地": ("earth", "Stem"), "星": ("star", "QimenStar"),
               "門": ("gate", "Gate"), "神": ("deity", "Deity"), "天寄": ("heaven_hosted", "Stem"),
               "地寄": ("earth_hosted", "Stem"), "星寄": ("star_hosted", "QimenStar")}
-CELL_FIELDS = tuple(field_name for field_name, _ in QIMEN_CELL.values())  # what a palace's binding reads
+#: the fields of a palace cell its binding reads
+CELL_FIELDS = tuple(field_name for field_name, _ in QIMEN_CELL.values())
 PALACE_NAMES = {1: "坎一", 2: "坤二", 3: "震三", 4: "巽四", 5: "中五", 6: "乾六", 7: "兌七", 8: "艮八", 9: "離九"}
 
 
@@ -359,7 +360,8 @@ def ninestar_bindings(ns: dict, lex: Lexicon, b: Bindings) -> None:
     plates = ns.get("plates") or {}
     for scope, key in (("年盤", "year"), ("月盤", "month"), ("日盤", "day")):
         plate = plates.get(key) or {}
-        b.scopes[scope] = list(lex.shared.section(("盤", tuple(plate), tuple(plate.values())), lambda: _star_plate(plate, lex)))
+        cells = lex.shared.section(("盤", tuple(plate), tuple(plate.values())), lambda: _star_plate(plate, lex))
+        b.scopes[scope] = list(cells)
 
 
 def _star_plate(plate: dict, lex: Lexicon) -> list:

@@ -24,7 +24,8 @@ def _moments(n: int, seed: int) -> list[datetime]:
 def _layout(b) -> tuple:
     """Everything a Bindings holds, in order (dict order included)."""
     return (b.systems, list(b.slots.items()),
-            [(scope, [(key, list(local.items())) for key, local in instances]) for scope, instances in b.scopes.items()],
+            [(scope, [(key, list(local.items())) for key, local in instances])
+             for scope, instances in b.scopes.items()],
             list(b.rides.items()), list(b.above.items()), list(b.below.items()), list(b.stem_palace.items()),
             b.options, b.as_ids())
 
