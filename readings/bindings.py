@@ -72,19 +72,21 @@ class Bindings:
                 for name, b in self.slots.items()}
 
 
-LIMIT = 4096  #: entries each table of :class:`Shared` keeps at most, by default
+LIMIT = 4096  #: sections :class:`Shared` keeps at most, by default (and four times as many Bounds)
 _EMPTY = frozenset()
 
 
 class Shared:
     """What the charts bound with one Lexicon have in common: one Bound per (slot, node) and per hop
     from a shared Bound, and the bound sections already seen, by the exact chart fields they read.
-    Each table stops growing at *limit* entries (``limit=0`` keeps nothing: every chart is bound anew)."""
+    The sections stop growing at *limit* entries, the Bounds (far smaller) at four times as many; with
+    the default school options, charts have about 2,600 distinct sections, 3,500 hops and 430 roots
+    (some 14 MB in all). ``limit=0`` keeps nothing: every chart is bound anew."""
 
-    __slots__ = ("limit", "roots", "hops", "sections")
+    __slots__ = ("limit", "bounds_limit", "roots", "hops", "sections")
 
     def __init__(self, limit: int = LIMIT):
-        self.limit = limit
+        self.limit, self.bounds_limit = limit, 4 * limit
         self.roots: dict[tuple, Bound] = {}
         self.hops: dict[tuple, tuple[Bound, Bound]] = {}
         self.sections: dict[tuple, object] = {}
@@ -95,7 +97,7 @@ class Shared:
         found = self.roots.get(key)
         if found is None:
             found = Bound(node, ((node, name),))
-            if len(self.roots) < self.limit:
+            if len(self.roots) < self.bounds_limit:
                 self.roots[key] = found
         return found
 
@@ -106,7 +108,7 @@ class Shared:
         found = self.hops.get(key)
         if found is None or found[0] is not parent:
             found = (parent, parent.hop(rel, node))
-            if len(self.hops) < self.limit:
+            if len(self.hops) < self.bounds_limit:
                 self.hops[key] = found
         return found[1]
 

@@ -89,8 +89,8 @@ def test_tables_stop_growing_at_their_limit():
     r = reader()
     small, plain = Lexicon(r.data.nodes), Lexicon(r.data.nodes)
     small.shared, plain.shared = Shared(limit=5), Shared(limit=0)
-    for moment in _moments(20, seed=5):
+    for moment in _moments(40, seed=5):
         chart = leishen.chart(moment)
         assert _layout(chart_bindings(chart, small, r.seasons)) == _layout(chart_bindings(chart, plain, r.seasons))
     shared = small.shared
-    assert len(shared.roots) == len(shared.hops) == len(shared.sections) == 5
+    assert len(shared.roots) == len(shared.hops) == 20 and len(shared.sections) == 5
