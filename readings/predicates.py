@@ -175,13 +175,21 @@ class Graph(Node):
             if found is None:
                 found = self._checks[key] = [("path", a, self._steps(a, z, ctx.labels), z)]
             return found
-        subject, obj, values = ([x.get(env, b)[0] for x in part] for part in self.parts)
+        subject, obj, values = (tuple([x.get(env, b)[0] for x in part]) for part in self.parts)
+        key = (subject, obj, values)
+        found = self._checks.get(key)
+        if found is None:
+            found = self._checks[key] = self._fact_checks(subject, obj, values, ctx.labels)
+        return found
+
+    def _fact_checks(self, subject: tuple, obj: tuple, values: tuple, labels: dict) -> list[tuple]:
+        """The fact checks of these subject, object and value nodes (each combination of str ids)."""
         checks = []
         for s in subject:
             for o in obj:
                 for v in values:
                     if isinstance(s, str) and isinstance(o, str) and isinstance(v, str):
-                        use_via = self.via if self.via and ctx.labels.get(s) != self.spec.get("subject_label") else ()
+                        use_via = self.via if self.via and labels.get(s) != self.spec.get("subject_label") else ()
                         checks.append(("fact", self.spec["relation"], s, o, self.spec["qualifier"], v, use_via))
         return checks
 

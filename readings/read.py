@@ -14,12 +14,12 @@ from dataclasses import replace
 
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
-from leishen.loaders.conditions import Call, parse_condition, vocabulary
+from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.evaluate import Arg, Context, compile_condition, need_every
-from leishen.readings.index import RuleIndex, present_pairs
+from leishen.readings.evaluate import Context, compile_condition, need_every
+from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates, present_pairs
 from leishen.readings.answers import Hops, Lazy, check_params
 from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
@@ -71,12 +71,10 @@ class Reader:
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
         for e in self.data.edges:
             sources[(e.type, e.dst)].add(e.src)
-        self.requires_index = RuleIndex(self.requires, locals_of, sources)
-        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True)
-        self.derived = defaultdict(list)  # scope → [(call or slot, its node or Arg)]: derived pairs of the indexes
-        for where, key in sorted(self.requires_index.derived | self.others_index.derived, key=repr):
-            self.derived[where].append((key, compile_condition(key, self.vocab) if isinstance(key, Call)
-                                        else Arg(key, self.vocab)))
+        functional = functional_predicates(self.vocab)
+        self.requires_index = RuleIndex(self.requires, locals_of, sources, functional=frozenset(functional))
+        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True, functional=frozenset(functional))
+        self.derived = self._derived_pairs(functional)
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
@@ -91,6 +89,16 @@ class Reader:
         self._chosen: dict = {}
         self.made = Made(self)
         self._scopes: dict = {}
+
+    def _derived_pairs(self, functional: dict) -> dict:
+        """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
+        (a chart-decided condition, a slot with suffixes, a functional predicate from its fact table, a
+        local of the instance ``at`` names)."""
+        table = fact_values(self.data.facts, functional)
+        derived = defaultdict(list)
+        for where, key in sorted(self.requires_index.derived | self.others_index.derived, key=repr):
+            derived[where].append((key, derived_reader(key, self.vocab, functional, table)))
+        return dict(derived)
 
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
