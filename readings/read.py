@@ -89,6 +89,7 @@ class Reader:
         self._chosen: dict = {}
         self.made = Made(self)
         self._scopes: dict = {}
+        self._pairs: dict = {}  # an instance's own index pairs, by its (shared) local dict
 
     def _derived_pairs(self, functional: dict) -> dict:
         """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
@@ -220,7 +221,7 @@ class Reader:
             others = [r for r in self._chosen[key] if self._in_scope(r, ctx)]
             possible = only  # the chosen patterns come with every REQUIRES rule of theirs (select)
         else:
-            present = present_pairs(b, self.derived, ctx)
+            present = present_pairs(b, self.derived, ctx, self._pairs)
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
