@@ -145,6 +145,7 @@ def _group_findings(reader, group: FactGroup, answers) -> list[tuple[str, dict]]
 
 
 def _fact_finding(reader, query: str, where: str, value: str, check: tuple, hops) -> dict:
+    """The kin, stage or vigour finding of the transmission at slot *where*, from the check's witness."""
     path, evidence = _fact_path(where, check, hops, reader)
     bound = check[3] if check[1] != "VIGOUR" else check[2]  # the transmission's branch
     return _lore("liuren", query, f"{where}/{value}", hops[-1][3], reader, path, evidence,
@@ -326,6 +327,7 @@ def _shensha_index(rows: list[dict]) -> dict[str, list]:
 
 
 def _shensha_finding(reader, place: str, xun: str, row: dict) -> dict:
+    """旬 –XUN_SHENSHA→ the branch, standing on *place*."""
     slot = PLACE_SLOTS[place]
     hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True,
            "qualifiers": row["qualifiers"]}
