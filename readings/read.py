@@ -14,12 +14,12 @@ from dataclasses import replace
 
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
-from leishen.loaders.conditions import parse_condition, vocabulary
+from leishen.loaders.conditions import Call, parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.evaluate import Context, compile_condition, need_every
-from leishen.readings.index import RuleIndex, present_pairs
+from leishen.readings.evaluate import Arg, Context, compile_condition, need_every
+from leishen.readings.index import FactValues, RuleIndex, fact_values, functional_predicates, present_pairs
 from leishen.readings.answers import Hops, Lazy, check_params
 from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
@@ -71,8 +71,10 @@ class Reader:
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
         for e in self.data.edges:
             sources[(e.type, e.dst)].add(e.src)
-        self.requires_index = RuleIndex(self.requires, locals_of, sources)
-        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True)
+        functional = functional_predicates(self.vocab)
+        self.requires_index = RuleIndex(self.requires, locals_of, sources, functional=frozenset(functional))
+        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True, functional=frozenset(functional))
+        self.derived = self._derived_pairs(functional)
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
@@ -87,6 +89,20 @@ class Reader:
         self._chosen: dict = {}
         self.made = Made(self)
         self._scopes: dict = {}
+
+    def _derived_pairs(self, functional: dict) -> dict:
+        """scope → [(key, how to read it)]: the derived pairs the rule indexes key on, each read per chart
+        (a chart-decided condition, a slot with suffixes, or a functional predicate from its fact table)."""
+        table = fact_values(self.data.facts, functional)
+        derived = defaultdict(list)
+        for where, key in sorted(self.requires_index.derived | self.others_index.derived, key=repr):
+            if not isinstance(key, Call):
+                derived[where].append((key, Arg(key, self.vocab)))
+            elif key.pred in functional:
+                derived[where].append((key, FactValues(key, functional[key.pred], self.vocab, table)))
+            else:
+                derived[where].append((key, compile_condition(key, self.vocab)))
+        return dict(derived)
 
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
@@ -208,7 +224,7 @@ class Reader:
             others = [r for r in self._chosen[key] if self._in_scope(r, ctx)]
             possible = only  # the chosen patterns come with every REQUIRES rule of theirs (select)
         else:
-            present = present_pairs(b)
+            present = present_pairs(b, self.derived, ctx)
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
@@ -358,11 +374,16 @@ def condition_topic(call) -> str | None:
 
 def tally(findings: list[dict]) -> dict:
     """Per topic (None = the general reading): how many findings of each polarity."""
-    out: dict = {}
+    counted: dict = defaultdict(int)
     for f in findings:
-        row = out.setdefault(f["topic"] or "general", {m: 0 for m in POLARITY_MARKS})
-        if f["polarity"] in row:
-            row[f["polarity"]] += 1
+        counted[(f["topic"] or "general", f["polarity"])] += 1
+    out: dict = {}
+    for (topic, polarity), n in counted.items():  # topics in the order of their first finding
+        row = out.get(topic)
+        if row is None:
+            row = out[topic] = dict.fromkeys(POLARITY_MARKS, 0)
+        if polarity in row:
+            row[polarity] += n
     return out
 
 
