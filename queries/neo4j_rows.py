@@ -87,11 +87,13 @@ def _rule_checks_params(params: dict) -> dict:
     transmission): 733 checks of a reading of every topic are 240 walks. Positional lists, so no key is repeated."""
     walks: dict = {}
     for c in params["paths"] or ():
-        ends = walks.setdefault((c["a"], tuple(c["types"]), tuple(c["dirs"])), {})
-        ends.setdefault(c["b"], []).append([c["id"], None, None])
+        if isinstance(c["b"], str):  # a map key is a string; no node has another id, so such a check never holds
+            ends = walks.setdefault((c["a"], tuple(c["types"]), tuple(c["dirs"])), {})
+            ends.setdefault(c["b"], []).append([c["id"], None, None])
     for c in params["facts"] or ():
-        steps = (c["subject"], (*c["via_types"], c["relation"]), (*c["via_dirs"], "out"))
-        walks.setdefault(steps, {}).setdefault(c["object"], []).append([c["id"], c["role"], c["value"]])
+        if isinstance(c["object"], str):
+            steps = (c["subject"], (*c["via_types"], c["relation"]), (*c["via_dirs"], "out"))
+            walks.setdefault(steps, {}).setdefault(c["object"], []).append([c["id"], c["role"], c["value"]])
     return {"walks": Checks([a, list(types), list(dirs), ends] for (a, types, dirs), ends in walks.items())}
 
 
