@@ -10,6 +10,7 @@ taken where the condition cannot hold without it (a test evaluates every rule un
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 
 from leishen.loaders.conditions import Call, Scope, Slot, Sym
 from leishen.readings.predicates import Arg
@@ -28,13 +29,14 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
     a predicate in *functional* (a reified fact whose last argument is the qualifier's value: ``stage``,
     ``kin``) needs the derived pair (the predicate without its value, the value)."""
     pred, args = call.pred, call.args
-    if pred in ("has", "isa") and isinstance(args[0], Slot) and not args[0].path and sources is not None:
+    if pred in ("has", "isa") and isinstance(args[0], Slot) and sources is not None:
         rel, node = (args[1], args[2]) if pred == "has" else (None, args[1])
         if isinstance(node, Sym) and (rel is None or not rel.reverse):
             nodes = sources.get((rel.type if rel else "MEMBER_OF", node.id))
-            if nodes:
+            if nodes:  # a slot with suffixes: a derived pair (slot, node)
                 where = scope if scope and args[0].name in locals_of[scope] else None
-                return [(where, frozenset({(args[0].name, x)})) for x in sorted(nodes)]
+                slot = args[0] if args[0].path else args[0].name
+                return [(where, frozenset({(slot, x)})) for x in sorted(nodes)]
         return None
     if pred in ("eq", "among") and isinstance(args[0], Slot):
         if all(isinstance(a, Sym) for a in args[1:]):  # a slot with suffixes: a derived pair (slot, node)
@@ -73,10 +75,22 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
         return [alt for alts in found for alt in alts] if found and all(found) else None
     if pred == "some" and isinstance(args[0], Scope) and scope is None:
         return necessary_keys(args[1], locals_of, args[0].name, sources, patterns, functional)
-    if pred == "at" and scope is None:  # the instance it names is one of its scope's: some instance binds
+    if pred == "at" and scope is None:  # the pairs of its scope hold in the one instance it names
         named = _at_scope(args[0], _slot_names(args[1]), locals_of)
-        return necessary_keys(args[1], locals_of, named, sources, patterns, functional) if named else None
+        alts = necessary_keys(args[1], locals_of, named, sources, patterns, functional) if named else None
+        return None if alts is None else [
+            (None, pairs if where is None else frozenset((At(args[0], slot), v) for slot, v in pairs))
+            for where, pairs in alts]
     return None
+
+
+@dataclass(frozen=True)
+class At:
+    """A derived pair's key: *key* (a local slot, or a derived key) read in the instance ``at(head, …)``
+    names."""
+
+    head: Slot
+    key: object
 
 
 def _slot_names(call: Call) -> set[str]:
@@ -100,10 +114,11 @@ def _at_scope(head: Slot, names: set[str], locals_of: dict) -> str | None:
     return "宮" if palace and not position else "位" if position and not palace else None
 
 
-def present_pairs(bindings, derived: dict | None = None, ctx=None) -> dict:
+def present_pairs(bindings, derived: dict | None = None, ctx=None, kept: dict | None = None) -> dict:
     """scope (None = the chart) → the list of (slot, node) pair sets it binds (one per instance), with
-    the derived pairs ``(call, True)`` of the chart-decided conditions in *derived* (scope → [(call, its
-    compiled node)]) that hold there, evaluated in *ctx*."""
+    the derived pairs of *derived* (scope → [(key, its reader)]) read in *ctx*. *kept* keeps an
+    instance's own pairs by its local dict (the bindings share a dict between charts; the entry holds
+    it, so its id is not reused)."""
     chart = set()
     for name, b in bindings.slots.items():
         if isinstance(b.value, frozenset):
@@ -115,27 +130,31 @@ def present_pairs(bindings, derived: dict | None = None, ctx=None) -> dict:
     out = {None: [frozenset(chart)]}
     for scope, instances in bindings.scopes.items():
         extra = derived.get(scope, ())
-        out[scope] = [frozenset([*((slot, b.value) for slot, b in local.items() if isinstance(b.value, str)),
-                                 *_derived(extra, local, ctx)])
-                      for _, local in instances]
+        rows = out[scope] = []
+        for _, local in instances:
+            own = _own_pairs(local, kept)
+            rows.append(own.union(_derived(extra, local, ctx)) if extra else own)
     return out
+
+
+def _own_pairs(local: dict, kept: dict | None) -> frozenset:
+    """The (slot, node) pairs of an instance's local slots."""
+    if kept is not None:
+        found = kept.get(id(local))
+        if found is not None and found[0] is local:
+            return found[1]
+    own = frozenset((slot, b.value) for slot, b in local.items() if isinstance(b.value, str))
+    if kept is not None and len(kept) < KEPT_LIMIT:
+        kept[id(local)] = (local, own)
+    return own
+
+
+KEPT_LIMIT = 50_000  # instances whose pairs are kept (a few MB)
 
 
 def _derived(derived: list, env: dict, ctx) -> list:
-    """The derived pairs that hold in *env*: (call, True) for a chart-decided condition that holds, (slot
-    with suffixes, the node it reaches), (functional predicate without its value, each value it has)."""
-    out = []
-    for key, node in derived:
-        if isinstance(node, FactValues):
-            out.extend((key, v) for v in node.values(env, ctx.bindings))
-        elif isinstance(key, Call):
-            if node.ev(env, ctx, {})[0]:
-                out.append((key, True))
-        else:
-            bound = node.bound(env, ctx.bindings)
-            if bound is not None and isinstance(bound.value, str):
-                out.append((key, bound.value))
-    return out
+    """The derived pairs that hold in *env*: (key, each value its reader finds)."""
+    return [(key, v) for key, reader in derived for v in reader.values(env, ctx)]
 
 
 def functional_predicates(vocab) -> dict:
@@ -164,6 +183,51 @@ def fact_values(facts, specs: dict) -> dict:
     return {k: sorted(v) for k, v in table.items()}
 
 
+class Holds:
+    """A chart-decided condition (``over``, ``same``): the value True where it holds."""
+
+    def __init__(self, node):
+        self.node = node
+
+    def values(self, env: dict, ctx) -> list:
+        return [True] if self.node.ev(env, ctx, {})[0] else []
+
+
+class SlotValue:
+    """A slot (with suffixes, or a scope's local): the node it is bound to."""
+
+    def __init__(self, arg: Arg):
+        self.arg = arg
+
+    def values(self, env: dict, ctx) -> list:
+        bound = self.arg.bound(env, ctx.bindings)
+        return [bound.value] if bound is not None and isinstance(bound.value, str) else []
+
+
+class AtValues:
+    """A derived key read in the instance ``at(head, …)`` names (found as the evaluation finds it)."""
+
+    def __init__(self, ranging, inner):
+        self.ranging, self.inner = ranging, inner
+
+    def values(self, env: dict, ctx) -> list:
+        return [v for _, local in self.ranging.instances(env, ctx) for v in self.inner.values(local, ctx)]
+
+
+def derived_reader(key, vocab, functional: dict, table: dict):
+    """How a derived pair's key is read in a chart (see :func:`present_pairs`)."""
+    from leishen.readings.evaluate import Ranging, compile_condition
+    if isinstance(key, At):
+        return AtValues(Ranging("at", key.head, None, vocab), derived_reader(key.key, vocab, functional, table))
+    if isinstance(key, str):
+        return SlotValue(Arg(Slot(key), vocab))
+    if isinstance(key, Slot):
+        return SlotValue(Arg(key, vocab))
+    if key.pred in functional:
+        return FactValues(key, functional[key.pred], vocab, table)
+    return Holds(compile_condition(key, vocab))
+
+
 class FactValues:
     """The values a functional predicate's fact has for a chart's slots (the 長生 stage of 日干 at 初傳,
     the kin of 初傳 to 日干), read from the fact table: the derived pairs ``stage(A, B, S)`` needs."""
@@ -173,8 +237,8 @@ class FactValues:
         self.parts = [Arg(call.args[int(r[1:])] if r.startswith("$") else Slot(r), vocab) for r in refs]
         self.relation, self.role, self.table = spec["relation"], spec["qualifier"], table
 
-    def values(self, env: dict, b) -> list:
-        subject, obj = (a.bound(env, b) for a in self.parts)
+    def values(self, env: dict, ctx) -> list:
+        subject, obj = (a.bound(env, ctx.bindings) for a in self.parts)
         if subject is None or obj is None:
             return []
         return self.table.get((self.relation, subject.value, obj.value, self.role), [])
@@ -194,7 +258,7 @@ class RuleIndex:
         self.rules = rules
         self.always: list[int] = []
         self.derived: set = set()  # (scope, call or slot with suffixes): what derived pairs key a rule
-        self.by_key: dict = defaultdict(lambda: defaultdict(list))  # where → pair → [(rule index, pairs)]
+        self.by_key: dict = defaultdict(lambda: defaultdict(dict))
         found = [necessary_keys(rule.when, locals_of, sources=sources, patterns=patterns, functional=functional)
                  for rule in rules]
         uses = Counter((where, pair) for alts in found if alts for where, pairs in alts for pair in pairs)
@@ -204,9 +268,11 @@ class RuleIndex:
                 continue
             for where, pairs in alts:  # keyed by its pair the fewest rules need: the one least often met
                 key = min(pairs, key=lambda pair: (uses[(where, pair)], _order(pair)))  # noqa: B023
-                self.by_key[where][key].append((i, pairs))
-                self.derived |= {(where, slot) for slot, _ in pairs if isinstance(slot, (Call, Slot))}
-        self.by_key = {where: dict(by_pair) for where, by_pair in self.by_key.items()}
+                self.by_key[where][key].setdefault(pairs, []).append(i)
+                self.derived |= {(where, slot) for slot, _ in pairs if not isinstance(slot, str)}
+        # where → pair → [(pairs, the rules that need them)]: rules needing the same pairs are checked once
+        self.by_key = {where: {pair: list(groups.items()) for pair, groups in by_pair.items()}
+                       for where, by_pair in self.by_key.items()}
         self.keys = {where: frozenset(by_pair) for where, by_pair in self.by_key.items()}
 
     def candidates(self, present: dict) -> list:
@@ -220,7 +286,7 @@ class RuleIndex:
             by_pair = self.by_key[where]
             for inst in instances:
                 for pair in keys.intersection(inst):
-                    for i, pairs in by_pair[pair]:
-                        if i not in chosen and pairs <= inst:
-                            chosen.add(i)
+                    for pairs, rules in by_pair[pair]:
+                        if pairs <= inst:
+                            chosen.update(rules)
         return [self.rules[i] for i in sorted(chosen)]

@@ -29,12 +29,17 @@ class Context:
     topic: str | None = None
     patterns: dict = field(default_factory=dict)
     undecided: frozenset = frozenset()
-    lookup: dict = field(default_factory=dict)  # (scope, local) → {value: [instance index, …]}, filled as asked
+    lookup: dict = field(default_factory=dict)  # per reading: the instance tables, filled as asked
     memo: dict | None = None  # with the reader's cache on: graph predicate results by their bound inputs
     topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
 
-    def instances_with(self, scope: str, local: str, values) -> list[tuple[str, dict]]:
-        """The instances of a scope whose local slot is bound to one of *values*, in scope order."""
+    def instances_with(self, scope: str, local: str, values: frozenset) -> list[tuple[str, dict]]:
+        """The instances of a scope whose local slot is bound to one of *values*, in scope order (kept
+        per reading: rules often ask the same)."""
+        asked = (scope, local, values)
+        hit = self.lookup.get(asked)
+        if hit is not None:
+            return hit
         found = self.bindings.scopes.get(scope, ())
         index = self.lookup.get((scope, local))
         if index is None:
@@ -44,7 +49,8 @@ class Context:
                 if bound is not None:
                     index.setdefault(bound.value, []).append(i)
         hits = [i for v in values for i in index.get(v, ())]
-        return [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
+        hit = self.lookup[asked] = [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
+        return hit
 
     def at_index(self) -> tuple[dict, dict]:
         """The instances ``at`` names: (transmission name → instance, palace or earth position → the first
@@ -175,13 +181,21 @@ class Graph(Node):
             if found is None:
                 found = self._checks[key] = [("path", a, self._steps(a, z, ctx.labels), z)]
             return found
-        subject, obj, values = ([x.get(env, b)[0] for x in part] for part in self.parts)
+        subject, obj, values = (tuple([x.get(env, b)[0] for x in part]) for part in self.parts)
+        key = (subject, obj, values)
+        found = self._checks.get(key)
+        if found is None:
+            found = self._checks[key] = self._fact_checks(subject, obj, values, ctx.labels)
+        return found
+
+    def _fact_checks(self, subject: tuple, obj: tuple, values: tuple, labels: dict) -> list[tuple]:
+        """The fact checks of these subject, object and value nodes (each combination of str ids)."""
         checks = []
         for s in subject:
             for o in obj:
                 for v in values:
                     if isinstance(s, str) and isinstance(o, str) and isinstance(v, str):
-                        use_via = self.via if self.via and ctx.labels.get(s) != self.spec.get("subject_label") else ()
+                        use_via = self.via if self.via and labels.get(s) != self.spec.get("subject_label") else ()
                         checks.append(("fact", self.spec["relation"], s, o, self.spec["qualifier"], v, use_via))
         return checks
 
@@ -209,8 +223,16 @@ class Graph(Node):
         if memo is None:
             return self._decide(env, ctx, answers)
         b = ctx.bindings
-        bounds = [a.bound(env, b) for a in self.inputs]
-        key = (self, *[(bd.value, len(bd.chain)) if bd is not None else None for bd in bounds])
+        slots, bounds, key = b.slots, [], [self]
+        for a in self.inputs:  # Arg.bound, inlined: this is the reading's hottest loop
+            bd = env.get(a.local)
+            if bd is None:
+                bd = slots.get(a.name)
+            if a.path:
+                bd = follow(bd, a.path, b)
+            bounds.append(bd)
+            key.append(None if bd is None else (bd.value, len(bd.chain)))
+        key = tuple(key)
         shape = memo.get(key)
         if shape is None:
             shape = memo[key] = self._shape(env, ctx, answers, bounds)

@@ -14,12 +14,12 @@ from dataclasses import replace
 
 from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
-from leishen.loaders.conditions import Call, parse_condition, vocabulary
+from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.evaluate import Arg, Context, compile_condition, need_every
-from leishen.readings.index import FactValues, RuleIndex, fact_values, functional_predicates, present_pairs
+from leishen.readings.evaluate import Context, compile_condition, need_every
+from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates, present_pairs
 from leishen.readings.answers import Hops, Lazy, check_params
 from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
@@ -89,19 +89,16 @@ class Reader:
         self._chosen: dict = {}
         self.made = Made(self)
         self._scopes: dict = {}
+        self._pairs: dict = {}  # an instance's own index pairs, by its (shared) local dict
 
     def _derived_pairs(self, functional: dict) -> dict:
-        """scope → [(key, how to read it)]: the derived pairs the rule indexes key on, each read per chart
-        (a chart-decided condition, a slot with suffixes, or a functional predicate from its fact table)."""
+        """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
+        (a chart-decided condition, a slot with suffixes, a functional predicate from its fact table, a
+        local of the instance ``at`` names)."""
         table = fact_values(self.data.facts, functional)
         derived = defaultdict(list)
         for where, key in sorted(self.requires_index.derived | self.others_index.derived, key=repr):
-            if not isinstance(key, Call):
-                derived[where].append((key, Arg(key, self.vocab)))
-            elif key.pred in functional:
-                derived[where].append((key, FactValues(key, functional[key.pred], self.vocab, table)))
-            else:
-                derived[where].append((key, compile_condition(key, self.vocab)))
+            derived[where].append((key, derived_reader(key, self.vocab, functional, table)))
         return dict(derived)
 
     def _fact_tables(self) -> None:
@@ -224,7 +221,7 @@ class Reader:
             others = [r for r in self._chosen[key] if self._in_scope(r, ctx)]
             possible = only  # the chosen patterns come with every REQUIRES rule of theirs (select)
         else:
-            present = present_pairs(b, self.derived, ctx)
+            present = present_pairs(b, self.derived, ctx, self._pairs)
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
