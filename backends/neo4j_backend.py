@@ -163,9 +163,12 @@ class Neo4jBackend:
         return session
 
     def _drop_read_session(self) -> None:
+        """Close this thread's read session after a failure (the next read opens another)."""
         session = getattr(self._local, "session", None)
         self._local.session = None
         if session is not None:
+            with self._sessions_lock:
+                self._sessions = [s for s in self._sessions if s is not session]
             try:
                 session.close()
             except Exception:  # noqa: BLE001 - a broken session is being thrown away
