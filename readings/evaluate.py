@@ -159,6 +159,19 @@ def cost(node: Node) -> int:
     return 1
 
 
+def chart_decides(node: Node) -> bool:
+    """Whether the chart and the request alone decide a condition (no graph predicate, no pattern)."""
+    if isinstance(node, (Graph, PatternLeaf)):
+        return False
+    if isinstance(node, (All, Any)):
+        return all(chart_decides(s) for s in node.subs)
+    if isinstance(node, Not):
+        return chart_decides(node.sub)
+    if isinstance(node, Ranging):
+        return chart_decides(node.body)
+    return True
+
+
 def need_every(parts: list, ctx: Context, out: set) -> bool | None:
     """Three-valued 'every part holds' of (node, env) parts: false as soon as the chart makes one false
     (then no check is asked), else the checks of every part are asked."""

@@ -18,7 +18,7 @@ from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.evaluate import Context, compile_condition, need_every
+from leishen.readings.evaluate import Context, chart_decides, compile_condition, need_every
 from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates, present_pairs
 from leishen.readings.answers import Hops, Lazy, check_params
 from leishen.readings.findings import Made, witness_walk
@@ -60,6 +60,7 @@ class Reader:
         self._fact_tables()
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
         self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system) for r in self.data.rules}
+        self.chart_only = frozenset(f for f, node in self.compiled.items() if chart_decides(node))
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
         self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
         for r in self.requires:
@@ -226,14 +227,14 @@ class Reader:
             others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
         checks: set = set()
+        early: dict = {}
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
             answers = Lazy(self)
         else:  # one round trip for the checks that can change the reading
             ctx = replace(ctx, undecided=self._need_patterns(possible, ctx, checks))
             if others is None:
                 others = self._candidates(present, ctx.undecided, ctx)
-            # a rule the chart alone makes false is not evaluated again
-            others = [r for r in others if self.compiled[r.fact].need({}, ctx, checks) is not False]
+            others, early = self._need_others(others, ctx, checks)
             answers = self.answer(checks | set(lore.values()))
         findings, held = self._patterns(possible, ctx, answers,
                                         maybe=None if self.cache else ctx.undecided)
@@ -246,7 +247,7 @@ class Reader:
         counts["out_of_scope"] = len(self.rules) - counts["rules_in_scope"]
         concepts = self._slot_concepts(ctx)
         for rule in others:
-            ok, wits, where = self.compiled[rule.fact].ev({}, ctx, answers)
+            ok, wits, where = early.get(rule.fact) or self.compiled[rule.fact].ev({}, ctx, answers)
             if ok:
                 findings.append(self.made.rule(rule, wits, where, ctx, concepts))
         if lore:
@@ -261,6 +262,22 @@ class Reader:
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
+
+    def _need_others(self, others: list, ctx: Context, checks: set) -> tuple[list, dict]:
+        """(the rules that may hold, the results of those the chart alone decided): the checks of the
+        others are collected into *checks*; a rule the chart alone makes false is not evaluated again,
+        one it decides is evaluated once, here."""
+        kept, early = [], {}
+        for rule in others:
+            node = self.compiled[rule.fact]
+            if rule.fact in self.chart_only:
+                found = node.ev({}, ctx, {})
+                if found[0]:
+                    kept.append(rule)
+                    early[rule.fact] = found
+            elif node.need({}, ctx, checks) is not False:
+                kept.append(rule)
+        return kept, early
 
     def _candidates(self, present: dict, patterns, ctx: Context) -> list:
         """The in-scope rules (other than REQUIRES) the chart may meet, given the patterns that hold (or
