@@ -2,26 +2,22 @@
 // doc: the ground checks of the rules' graph predicates, answered at once; one row `rows`: [id, hops] for each
 //      witness of a check that holds (hops: [from, type, to, key, src, forward] each); the converter keeps the
 //      smallest witness of each check (hops compared by (from, type, to, key)) and sorts by id
-// params: $paths (list of [id, a, b, types, dirs]; 1 to 3 steps, dirs 'out' | 'in' | 'either'),
-//         $facts (list of [id, relation, subject, object, role, value, via_types, via_dirs]; the via steps lead from
-//         the subject to the fact's subject, as the vocabulary's vigour defines it: X -T1-> m <-T2- subject);
-//         positional lists, not maps: the backend encodes the checks so (queries/neo4j_rows.py), fewer bytes
-// how: every check is a walk from a node (a path: a to b by its steps; a fact: the via steps, then the relation out
-//      to the object, whose fact must carry the qualifier role = value). The walks advance one step at a time, up to
-//      three; at each step they are grouped by (node, direction), so each node's relations are read once per step
-//      however many checks start there (relation types are data, so a read is of all the node's relations in that
-//      direction, kept when the type is wanted), and a walk whose last step misses its end is dropped at once.
-//      Finished walks are set aside (done1, done2) rather than carried through the later steps. The step is the
-//      same block at each depth (Cypher has no loop over MATCH); it collects in a subquery of its own, so no
-//      aggregation is keyed on a list of walks.
-CALL () {
-  UNWIND $paths AS c
-  RETURN c[0] AS id, c[1] AS a, c[2] AS b, c[3] AS types, c[4] AS dirs, null AS role, null AS value
-  UNION ALL
-  UNWIND $facts AS c
-  RETURN c[0] AS id, c[2] AS a, c[3] AS b, c[6] + [c[1]] AS types, c[7] + ['out'] AS dirs, c[4] AS role, c[5] AS value
-}
-WITH a, collect({id: id, b: b, types: types, dirs: dirs, role: role, value: value}) AS ws
+// params: $walks (list of [start, types, dirs, ends]; 1 to 3 steps, dirs 'out' | 'in' | 'either'; ends: a map from
+//         each end node id to the checks that walk there, [id, role, value] each): the backend groups the checks so
+//         (queries/neo4j_rows.py). A path check (role null) holds when the walk reaches its end; a fact check walks
+//         its via steps and then its relation out to its object (as the vocabulary's vigour defines it:
+//         X -T1-> m <-T2- subject), and the fact of the last relation must carry the qualifier role = value.
+// how: one walk for all the checks of a start and steps, whatever their ends and qualifiers (the five vigours of a
+//      branch, the kins and stages of a transmission: the server's work is per walk and step, so 733 checks cost as
+//      much as their 240 walks). The walks advance one step at a time, up to three; at each step they are grouped
+//      by (node, direction), so each node's relations are read once per step however many walks pass there
+//      (relation types are data, so a read is of all the node's relations in that direction, kept when the type is
+//      wanted), and a walk whose last step reaches none of its ends is dropped at once. Finished walks are set
+//      aside (done1, done2) rather than carried through the later steps. The step is the same block at each depth
+//      (Cypher has no loop over MATCH); it collects in a subquery of its own, so no aggregation is keyed on a list of
+//      walks. A finished walk answers the checks of the end it reached.
+UNWIND $walks AS c
+WITH c[0] AS a, collect({types: c[1], dirs: c[2], ends: c[3]}) AS ws
 MATCH (n:Node {id: a})
 UNWIND ws AS w
 // the walks, each from its start node: nodes passed (ns), relations taken (rs), their directions (fw)
@@ -42,7 +38,7 @@ CALL (n, d, todo) {
   }
   UNWIND todo AS x
   WITH x[0] AS w, x[1] AS ns, x[2] AS rs, x[3] AS fw, next
-  UNWIND [s IN next WHERE s[4] = w.types[size(rs)] AND (size(rs) + 1 < size(w.types) OR s[3] = w.b)] AS s
+  UNWIND [s IN next WHERE s[4] = w.types[size(rs)] AND (size(rs) + 1 < size(w.types) OR w.ends[s[3]] IS NOT NULL)] AS s
   RETURN w, ns + s[1] AS ns, rs + s[0] AS rs, fw + s[2] AS fw, s[1] AS m
 }
 WITH m AS n, w, ns, rs, fw
@@ -67,7 +63,7 @@ CALL (todo1) {
     }
     UNWIND todo AS x
     WITH x[0] AS w, x[1] AS ns, x[2] AS rs, x[3] AS fw, next
-    UNWIND [s IN next WHERE s[4] = w.types[size(rs)] AND (size(rs) + 1 < size(w.types) OR s[3] = w.b)] AS s
+    UNWIND [s IN next WHERE s[4] = w.types[size(rs)] AND (size(rs) + 1 < size(w.types) OR w.ends[s[3]] IS NOT NULL)] AS s
     RETURN w, ns + s[1] AS ns, rs + s[0] AS rs, fw + s[2] AS fw, s[1] AS m
   }
   WITH m AS n, w, ns, rs, fw
@@ -92,7 +88,7 @@ CALL (todo1) {
       }
       UNWIND todo AS x
       WITH x[0] AS w, x[1] AS ns, x[2] AS rs, x[3] AS fw, next
-      UNWIND [s IN next WHERE s[4] = w.types[size(rs)] AND (size(rs) + 1 < size(w.types) OR s[3] = w.b)] AS s
+      UNWIND [s IN next WHERE s[4] = w.types[size(rs)] AND (size(rs) + 1 < size(w.types) OR w.ends[s[3]] IS NOT NULL)] AS s
       RETURN w, ns + s[1] AS ns, rs + s[0] AS rs, fw + s[2] AS fw, s[1] AS m
     }
     WITH m AS n, w, ns, rs, fw
@@ -101,14 +97,17 @@ CALL (todo1) {
   RETURN done2 + done3 AS later
 }
 UNWIND done1 + later AS x
-WITH x[0] AS w, x[1] AS ns, x[2] AS rs, x[3] AS fw
+// the checks of the end each finished walk reached
+WITH x[1] AS ns, x[2] AS rs, x[3] AS fw, x[0].ends[x[1][-1].id] AS checks
+UNWIND checks AS c
+WITH c[0] AS id, c[1] AS role, c[2] AS value, ns, rs, fw
 // the qualifier of a fact check's last relation: the facts qualified so, read once per (value, role)
-WITH w.value AS value, w.role AS role, collect([w, ns, rs, fw]) AS done
+WITH value, role, collect([id, ns, rs, fw]) AS done
 CALL (value, role) {
   OPTIONAL MATCH (:Node {id: value})<-[q:QUALIFIER]-(f:Node) WHERE q.role = role
   RETURN collect(f.id) AS qualified
 }
 UNWIND done AS x
-WITH x[0] AS w, x[1] AS ns, x[2] AS rs, x[3] AS fw, qualified
-WHERE w.role IS NULL OR 'Fact:' + rs[-1].fact IN qualified
-RETURN collect([w.id, [i IN range(0, size(rs) - 1) | [ns[i].id, type(rs[i]), ns[i + 1].id, rs[i].key, rs[i].src, fw[i]]]]) AS rows
+WITH x[0] AS id, x[1] AS ns, x[2] AS rs, x[3] AS fw, role, qualified
+WHERE role IS NULL OR 'Fact:' + rs[-1].fact IN qualified
+RETURN collect([id, [i IN range(0, size(rs) - 1) | [ns[i].id, type(rs[i]), ns[i + 1].id, rs[i].key, rs[i].src, fw[i]]]]) AS rows

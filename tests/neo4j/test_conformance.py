@@ -132,7 +132,20 @@ def _rule_check_inputs(nx_store, rnd) -> list[dict]:
                 "facts": [{"id": 2, "relation": "VIGOUR", "subject": "Stem:jia", "object": "Vigour:wang", "role": "season",
                            "value": "Season:spring", "via_types": ["HAS_ELEMENT", "HAS_ELEMENT"], "via_dirs": ["out", "in"]}]})
     out += [_walked_checks(nx_store.graph, rnd, 1000 + 300 * k) for k in range(4)]
+    out.append(_sharing_walks(out[-1], rnd, 3000))
     return out
+
+
+def _sharing_walks(checks: dict, rnd, first_id: int) -> dict:
+    """The walked checks with siblings that share their start and steps (Neo4j walks them once), under new ids: each
+    path again with its own end or another path's, each fact again with its own qualifier value or another's."""
+    paths, facts = checks["paths"], checks["facts"]
+    ends, values = [p["b"] for p in paths], [f["value"] for f in facts]
+    twins = [{**p, "b": rnd.choice([p["b"], rnd.choice(ends)])} for p in paths]
+    twins += [{**f, "value": rnd.choice([f["value"], rnd.choice(values)])} for f in facts]
+    for i, twin in enumerate(twins):
+        twin["id"] = first_id + i
+    return {"paths": paths + twins[:len(paths)], "facts": facts + twins[len(paths):]}
 
 
 def _walked_checks(graph, rnd, first_id: int) -> dict:
