@@ -57,7 +57,8 @@ class All(Node):
         return True, wits, inst
 
     def need(self, env, ctx, out):
-        return need_every([(sub, env) for sub in self.subs], ctx, out)
+        subs = self.subs if self.order is None else [self.subs[k] for k in self.order]
+        return need_every([(sub, env) for sub in subs], ctx, out)  # in any order: the same checks
 
 
 class Any(Node):
