@@ -123,6 +123,17 @@ class Arg:
         bound = self.bound(env, b)
         return (bound.value if bound else None), bound
 
+    def value(self, env: dict, b: Bindings):
+        """The node id (or value) the argument stands for; None when its slot is unbound."""
+        if self.slot is None:
+            return self.sym
+        bound = env.get(self.local)
+        if bound is None:
+            bound = b.slots.get(self.name)
+        if self.path:
+            bound = follow(bound, self.path, b)
+        return None if bound is None else bound.value
+
 
 class Node:
     """A compiled condition: ``ev`` decides it, ``need`` collects the checks that decide it."""
@@ -173,7 +184,7 @@ class Graph(Node):
         """The ground checks (several for alternatives, e.g. two vigours); [] when a slot is unbound."""
         b = ctx.bindings
         if self.template is not None:
-            a, z = self.ends[0].get(env, b)[0], self.ends[1].get(env, b)[0]
+            a, z = self.ends[0].value(env, b), self.ends[1].value(env, b)
             if not isinstance(a, str) or not isinstance(z, str):
                 return []
             key = (a, z)
@@ -181,7 +192,7 @@ class Graph(Node):
             if found is None:
                 found = self._checks[key] = [("path", a, self._steps(a, z, ctx.labels), z)]
             return found
-        subject, obj, values = (tuple([x.get(env, b)[0] for x in part]) for part in self.parts)
+        subject, obj, values = (tuple([x.value(env, b) for x in part]) for part in self.parts)
         key = (subject, obj, values)
         found = self._checks.get(key)
         if found is None:
