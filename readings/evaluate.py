@@ -103,6 +103,9 @@ class Ranging(Node):
         self.scope = head.name if isinstance(head, Scope) else None
         self.head = None if self.scope else (head, Arg(head, vocab))
         self.lead = _leading_eq(body, self.scope, vocab) if pred == "some" and self.scope else None
+        inputs = _need_inputs(body)
+        if inputs is not None:
+            self.body = Remembered(body, inputs)
 
     def instances(self, env: dict, ctx: Context) -> list[tuple[str, dict]]:
         """The instances the body is tried in. ``some`` whose body needs ``eq(local, X)`` tries only the
@@ -149,6 +152,8 @@ def cost(node: Node) -> int:
     """How much a node costs to decide, to order the parts of an ``all``: a leaf the chart or the request
     decides 1, a graph predicate 4, a logic node or a range over a scope the sum of its parts (a range:
     times the instances it may try)."""
+    if isinstance(node, Remembered):
+        return cost(node.node)
     if isinstance(node, Graph):
         return 4
     if isinstance(node, (All, Any)):
@@ -160,10 +165,65 @@ def cost(node: Node) -> int:
     return 1
 
 
+class Remembered(Node):
+    """A scope's body whose collected checks depend only on the values its arguments stand for (graph
+    predicates, ``eq`` ``among`` ``same``, no pattern, topic, ``over``, ``void`` or inner scope): its
+    ``need`` — the three-valued result and the checks it adds — is kept by those values, across
+    readings (checks are ground on node ids, never on the graph's answers, which are asked fresh)."""
+
+    __slots__ = ("node", "inputs", "kept")
+    LIMIT = 4096  # values kept per body
+
+    def __init__(self, node: Node, inputs: list):
+        self.node, self.inputs, self.kept = node, inputs, {}
+
+    def ev(self, env, ctx, answers):
+        return self.node.ev(env, ctx, answers)
+
+    def need(self, env, ctx, out):
+        b = ctx.bindings
+        key = tuple([a.value(env, b) for a in self.inputs])
+        found = self.kept.get(key)
+        if found is None:
+            mine: set = set()
+            found = (self.node.need(env, ctx, mine), frozenset(mine))
+            if len(self.kept) < self.LIMIT:
+                self.kept[key] = found
+        out |= found[1]
+        return found[0]
+
+
+def _need_inputs(node: Node) -> list | None:
+    """The arguments a body's ``need`` reads, when nothing else decides it and it grounds two graph
+    predicates or more (else None: not worth keeping)."""
+    args, graphs = [], [0]
+
+    def walk(n) -> bool:
+        if isinstance(n, Graph):
+            graphs[0] += 1
+            args.extend(n.inputs)
+            return True
+        if isinstance(n, ChartLeaf) and n.pred in ("eq", "among", "same"):
+            args.extend(a for a in (n.first, n.second) if a is not None and a.slot is not None)
+            return True
+        if isinstance(n, (All, Any)):
+            return all(walk(x) for x in n.subs)
+        if isinstance(n, Not):
+            return walk(n.sub)
+        return False
+
+    if not walk(node) or graphs[0] < 2:
+        return None
+    unique = {(a.local, a.name, a.path): a for a in args}
+    return list(unique.values())
+
+
 def chart_decides(node: Node) -> bool:
     """Whether the chart and the request alone decide a condition (no graph predicate, no pattern)."""
     if isinstance(node, (Graph, PatternLeaf)):
         return False
+    if isinstance(node, Remembered):
+        return chart_decides(node.node)
     if isinstance(node, (All, Any)):
         return all(chart_decides(s) for s in node.subs)
     if isinstance(node, Not):
