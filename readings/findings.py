@@ -14,7 +14,7 @@ from itertools import count
 
 from leishen.loaders.records import Fact
 from leishen.readings.walks import (Piece, Pieces, chain_walk, fact_hop, graph_walk, meaning,  # noqa: F401
-                                    node_json, witness_key, witness_walk)
+                                    node_json, witness_walk)
 
 FINDING_LIMIT = 30_000  # findings kept per generation (two generations: about 90 MB at most)
 
@@ -86,13 +86,16 @@ class Made:
             key = self._options[system] = repr(ctx.bindings.options.get(system, {}))
         return key
 
-    def _key(self, w):
-        """A witness's key; a pattern's walk (from this reading's patterns) by its piece's key, None
-        for another walk (a finding with such a witness is made but not kept)."""
-        if w[0] == "walk":
-            piece = self._walks.get(id(w[1]))
-            return piece.key if piece is not None and piece.walk is w[1] else None
-        return witness_key(w)
+    def _keys(self, wits: list) -> tuple:
+        """What each witness is, as a hashable key: a chart chain as it is; a graph witness by its edges
+        (the answer's ``Hops.key``) and its end slots; a qualifier witness without its src (the fact's
+        own); a pattern's walk by its piece's key when it is a walk of this reading's patterns (which
+        ``_walks`` keeps alive, so no other walk has its id), else None (its finding is not kept)."""
+        walks = self._walks
+        return tuple([w if w[0].__class__ is tuple
+                      else ("graph", w[1].key, w[2], w[3]) if w[0] == "graph"
+                      else getattr(walks.get(id(w[1])), "key", None) if w[0] == "walk"
+                      else w[:6] for w in wits])
 
     def _pieces(self, wits: list, keys: tuple) -> list[Piece]:
         """The witnesses' pieces (made once per key)."""
@@ -129,14 +132,17 @@ class Made:
         """The finding of a rule that holds: its path reaches the fact's subject and ends at its meaning."""
         fact = self.r.facts[rule.fact]
         concept = concepts.get(fact.subject)
-        keys = tuple([w if w[0].__class__ is tuple else self._key(w) for w in wits])  # a chain is its own key
-        key = (rule.fact, keys, tuple(where), self._options.get(rule.system) or self.options_key(ctx, rule.system),
-               concept.chain if concept else None)
+        keys = self._keys(wits) if wits else ()
+        key = (rule.fact, keys, tuple(where) if where else (),
+               self._options.get(rule.system) or self.options_key(ctx, rule.system), concept.chain if concept else None)
         found = self.store.get(key) or self._kept(key)
         if found is None:
-            found = self._rule_finding(rule, fact, self._pieces(wits, keys), where, ctx, concepts)
+            pieces = self._pieces(wits, keys)
+            found = self._rule_finding(rule, fact, pieces, where, ctx, concepts)
             if None not in keys:  # (a walk not of this reading's patterns: not kept)
-                self.store[key] = found
+                # kept under the pieces' own keys: equal to the witnesses' keys and shared by every
+                # finding of the same witness (less memory, and a lookup compares warmer keys)
+                self.store[(key[0], tuple([x.key for x in pieces]), *key[2:])] = found
         return found
 
     def _rule_finding(self, rule, fact: Fact, pieces: list[Piece], where: list, ctx, concepts: dict) -> dict:
@@ -165,7 +171,7 @@ class Made:
         ``(rule, ok, witnesses, where)`` of its case's REQUIRES rules."""
         req, system = self.r.facts[results[0][0].fact], results[0][0].system
         concept = concepts.get(req.object)
-        keys = [tuple(map(self._key, ws)) for _, _, ws, _ in results]
+        keys = [self._keys(ws) for _, _, ws, _ in results]
         key = (pattern, tuple((r.fact, ks, tuple(where)) for (r, _, _, where), ks in zip(results, keys)),
                ctx.topic, self.options_key(ctx, system), concept.chain if concept else None)
         found = self.store.get(key) or self._kept(key)

@@ -93,18 +93,6 @@ class Piece:
         self.binds = {hop["slot"]: hop["node"]["id"] for hop in walk if "slot" in hop and "node" in hop}
 
 
-def witness_key(w) -> tuple:
-    """What a witness other than a pattern's walk is, as a hashable key: a chart chain as it is; a graph
-    witness by its edges (the answer's ``Hops.key``) and its end slots; a qualifier witness without its
-    src (the fact's own)."""
-    tag = w[0]
-    if tag == "graph":
-        return ("graph", w[1].key, w[2], w[3])
-    if tag == "qualifier":
-        return w[:6]
-    return w
-
-
 class Pieces:
     """The pieces of one reader's findings (its node catalogue *props*), kept by what they are."""
 
