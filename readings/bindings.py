@@ -10,6 +10,13 @@ palaces, the Nine Star plates) with their local slots, and the maps the slot suf
 Each bound value keeps its *chain*: the chart hops from the slot it was derived from, so a finding's
 path can start at a chart slot and show every hop the chart supplied. Nothing is written into the
 graph.
+
+Charts share what never changes between them (:class:`Shared`, one per Lexicon): one Bound per
+(slot, node) and per hop from a shared Bound, and the scope instances of a section already seen (the
+twelve positions of a Liu Ren plate with its generals, the nine palaces of a Qimen layout, a Nine
+Star plate), found again by the exact chart fields they are made from. Bounds are immutable; the
+shared local dicts of the instances are read-only (every reader of a Bindings only reads them); each
+Bindings has its own slot dict, scope lists and maps.
 """
 
 from __future__ import annotations
@@ -18,8 +25,9 @@ from dataclasses import dataclass, field
 
 from lunar_python.util import LunarUtil
 
-from leishen.engine.calendar import BRANCHES, STEMS
+from leishen.engine.calendar import BRANCHES, STEMS, sexagenary_index
 from leishen.engine.liuren.tables import STEM_LODGING
+from leishen.engine.qimen.plate import xun_of_hour
 
 #: chart hop types (marked ``chart: true`` in a path; never edges of the graph)
 PLATE_OVER = "PLATE_OVER"  # earth position → the heaven branch over it (上神)
@@ -60,14 +68,67 @@ class Bindings:
 
     def as_ids(self) -> dict[str, object]:
         """The chart-level slots as plain JSON (slot → node id, number, or sorted list)."""
-        out = {}
-        for name, b in self.slots.items():
-            out[name] = sorted(b.value) if isinstance(b.value, frozenset) else b.value
-        return out
+        return {name: sorted(b.value) if isinstance(b.value, frozenset) else b.value
+                for name, b in self.slots.items()}
+
+
+LIMIT = 4096  #: sections :class:`Shared` keeps at most, by default (and four times as many Bounds)
+_EMPTY = frozenset()
+
+
+class Shared:
+    """What the charts bound with one Lexicon have in common: one Bound per (slot, node) and per hop
+    from a shared Bound, and the bound sections already seen, by the exact chart fields they read.
+    The sections stop growing at *limit* entries, the Bounds (far smaller) at four times as many; with
+    the default school options, charts have about 2,600 distinct sections, 3,500 hops and 430 roots
+    (some 14 MB in all). ``limit=0`` keeps nothing: every chart is bound anew."""
+
+    __slots__ = ("limit", "bounds_limit", "roots", "hops", "sections")
+
+    def __init__(self, limit: int = LIMIT):
+        self.limit, self.bounds_limit = limit, 4 * limit
+        self.roots: dict[tuple, Bound] = {}
+        self.hops: dict[tuple, tuple[Bound, Bound]] = {}
+        self.sections: dict[tuple, object] = {}
+
+    def root(self, name: str, node) -> Bound:
+        """``Bound(node, ((node, name),))``: the slot *name* bound to *node* with no hop."""
+        key = (name, node)
+        found = self.roots.get(key)
+        if found is None:
+            found = Bound(node, ((node, name),))
+            if len(self.roots) < self.bounds_limit:
+                self.roots[key] = found
+        return found
+
+    def hop(self, parent: Bound, rel: str, node) -> Bound:
+        """``parent.hop(rel, node)``, kept by the parent's identity: the entry holds the parent, so
+        no other object can take that identity while the entry stands."""
+        key = (id(parent), rel, node)
+        found = self.hops.get(key)
+        if found is None or found[0] is not parent:
+            found = (parent, parent.hop(rel, node))
+            if len(self.hops) < self.bounds_limit:
+                self.hops[key] = found
+        return found[1]
+
+    def section(self, key: tuple, make):
+        """``make()``, kept under *key* (the section's kind and every chart field *make* reads); a key
+        that cannot be hashed (a typed-in chart with a list where a name belongs) is not kept."""
+        try:
+            found = self.sections.get(key)
+        except TypeError:
+            return make()
+        if found is None:
+            found = make()
+            if len(self.sections) < self.limit:
+                self.sections[key] = found
+        return found
 
 
 class Lexicon:
-    """Node ids by (label, name or alias), from the graph records."""
+    """Node ids by (label, name or alias), from the graph records, and the :class:`Shared` pieces of
+    the charts bound with it."""
 
     def __init__(self, nodes):
         self.index: dict[tuple[str, str], str] = {}
@@ -79,6 +140,11 @@ class Lexicon:
             self.props[node.id] = node.props
             for name in (node.props["name"], *node.props.get("aliases", ())):
                 self.index.setdefault((node.label, name), node.id)
+        self.shared = Shared()
+        self.branch_order = {self.id("Branch", name): i for i, name in enumerate(BRANCHES)}
+        self.palaces = {num: self.id("Palace", name) for num, name in PALACE_NAMES.items()}
+        self.qimen_cell = [(local, field_name, self.ids(label), HOSTS[local])
+                           for local, (field_name, label) in QIMEN_CELL.items()]
 
     def id(self, label: str, name: str | None) -> str | None:
         return self.index.get((label, name)) if name else None
@@ -91,12 +157,11 @@ class Lexicon:
         return cached
 
 
-def _root(slots: dict, name: str, node: str | int | frozenset | None) -> None:
+def _root(s: dict, lex: Lexicon, name: str, node) -> None:
+    """Bind the chart-level slot *name* to *node* (a node id, number, or non-empty set), if any."""
     if node is not None and node != _EMPTY:
-        slots[name] = Bound(node, ((node, name),))
-
-
-_EMPTY = frozenset()
+        found = lex.shared.roots.get((name, node))
+        s[name] = found if found is not None else lex.shared.root(name, node)
 
 
 def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
@@ -104,34 +169,58 @@ def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
     br = lex.ids("Branch").get
     stem, branch = lr["day"][0], lr["day"][1]
     s = b.slots
-    _root(s, "日干", lex.id("Stem", stem))
-    _root(s, "日支", br(branch))
-    _root(s, "占時", br(lr.get("hour_branch")))
-    _root(s, "月將", br(lr.get("month_general")))
-    _root(s, "月建", br(lr.get("month_branch")))
-    _root(s, "太歲", br(lr.get("tai_sui")))
-    _root(s, "驛馬", br(lr.get("horse")))
-    _root(s, "旬空", frozenset(filter(None, (br(v) for v in lr.get("void") or ()))))
+    _root(s, lex, "日干", lex.id("Stem", stem))
+    _root(s, lex, "日支", br(branch))
+    _root(s, lex, "占時", br(lr.get("hour_branch")))
+    _root(s, lex, "月將", br(lr.get("month_general")))
+    _root(s, lex, "月建", br(lr.get("month_branch")))
+    _root(s, lex, "太歲", br(lr.get("tai_sui")))
+    _root(s, lex, "驛馬", br(lr.get("horse")))
+    _root(s, lex, "旬空", frozenset(filter(None, (br(v) for v in lr.get("void") or ()))))
     xun = lr.get("xun")
     if xun:
-        _root(s, "旬", lex.id("Xun", f"{xun}旬"))
+        _root(s, lex, "旬", lex.id("Xun", f"{xun}旬"))
         head = BRANCHES.index(xun[1])
-        _root(s, "旬首", br(xun[1]))
-        _root(s, "旬尾", br(BRANCHES[(head + 9) % 12]))
+        _root(s, lex, "旬首", br(xun[1]))
+        _root(s, lex, "旬尾", br(BRANCHES[(head + 9) % 12]))
     noble = lr.get("noble") or {}
-    _root(s, "貴人", br(noble.get("branch")))
+    _root(s, lex, "貴人", br(noble.get("branch")))
     if "日干" in s:
-        s["寄宮"] = s["日干"].hop(LODGES, br(BRANCHES[STEM_LODGING[STEMS.index(stem)]]))
+        s["寄宮"] = lex.shared.hop(s["日干"], LODGES, br(BRANCHES[STEM_LODGING[STEMS.index(stem)]]))
     _birth_slots(lr.get("birth") or {}, lex, s)
     course = {lex.id("Pattern", name) for name in (lr.get("method"), *(lr.get("course") or ()))}
-    _root(s, "課體", frozenset(course - {None}))  # the 九宗門 method and 課體 the engine found, as patterns
-    plate = {br(e): br(h) for e, h in (lr.get("plate") or {}).items()}
-    b.above.update(plate)
-    b.below.update({h: e for e, h in plate.items()})
-    general = lex.ids("General").get
-    b.rides.update({br(h): general(g) for h, g in (lr.get("generals") or {}).items()})
-    _lessons_and_transmissions(lr, lex, b)
-    _positions(b)
+    _root(s, lex, "課體", frozenset(course - {None}))  # the 九宗門 method and 課體 the engine found, as patterns
+    plate, generals = lr.get("plate") or {}, lr.get("generals") or {}
+    board_key = ("位", tuple(plate), tuple(plate.values()), tuple(generals), tuple(generals.values()))
+    board = lex.shared.section(board_key, lambda: _board(plate, generals, lex))
+    above, below, rides, positions = board
+    b.above.update(above)
+    b.below.update(below)
+    b.rides.update(rides)
+    lessons, transmissions = lr.get("lessons") or (), lr.get("transmissions") or ()
+    key = ("課傳", board_key, tuple((lesson["upper"], lesson["lower"]) for lesson in lessons), tuple(transmissions))
+    pairs, lesson_scope, transmission_scope = lex.shared.section(
+        key, lambda: _lessons_and_transmissions(lessons, transmissions, board, lex))
+    s.update(pairs)
+    b.scopes["課"], b.scopes["傳"] = list(lesson_scope), list(transmission_scope)
+    b.scopes["位"] = list(positions)
+
+
+def _board(plate: dict, generals: dict, lex: Lexicon) -> tuple[dict, dict, dict, list]:
+    """The plate's maps (earth → heaven, heaven → earth, heaven → the general riding it) and the
+    twelve earth positions (位) in branch order: ``地``, the heaven branch ``上`` over it, its ``將``."""
+    br, general = lex.ids("Branch").get, lex.ids("General").get
+    above = {br(e): br(h) for e, h in plate.items()}
+    below = {h: e for e, h in above.items()}
+    rides = {br(h): general(g) for h, g in generals.items()}
+    positions, sh = [], lex.shared
+    for earth in sorted(above, key=lambda n: lex.branch_order.get(n, 99)):
+        ground = sh.root("地", earth)
+        local = {"地": ground, "上": sh.hop(ground, PLATE_OVER, above[earth])}
+        if above[earth] in rides:
+            local["將"] = sh.hop(local["上"], RIDDEN_BY, rides[above[earth]])
+        positions.append((earth, local))
+    return above, below, rides, positions
 
 
 def _birth_slots(birth: dict, lex: Lexicon, s: dict) -> None:
@@ -139,8 +228,8 @@ def _birth_slots(birth: dict, lex: Lexicon, s: dict) -> None:
     for key, part in (("本命", "ben_ming"), ("行年", "xing_nian")):
         pillar = birth.get(part)
         if pillar:
-            _root(s, key, lex.id("Branch", pillar[1]))
-            _root(s, f"{key}干", lex.id("Stem", pillar[0]))
+            _root(s, lex, key, lex.id("Branch", pillar[1]))
+            _root(s, lex, f"{key}干", lex.id("Stem", pillar[0]))
 
 
 def _pillar_slots(pillars: dict, lex: Lexicon, s: dict, branches: bool) -> None:
@@ -148,9 +237,9 @@ def _pillar_slots(pillars: dict, lex: Lexicon, s: dict, branches: bool) -> None:
     for key, part in (("年", "year"), ("月", "month")):
         pillar = pillars.get(part)
         if pillar:
-            _root(s, f"{key}干", lex.id("Stem", pillar[0]))
+            _root(s, lex, f"{key}干", lex.id("Stem", pillar[0]))
             if branches:
-                _root(s, f"{key}支", lex.id("Branch", pillar[1]))
+                _root(s, lex, f"{key}支", lex.id("Branch", pillar[1]))
 
 
 def nayin_phase(pillar: str) -> str:
@@ -162,90 +251,94 @@ def nayin_phase(pillar: str) -> str:
 def _nayin_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
     """年納 月納 日納 時納: the 納音 phase of each pillar, chained from the pillar's stem slot through its
     branch (``時干 -PILLAR-> 時支 -NAYIN-> Element``)."""
+    sh = lex.shared
     for key, pillar in pillars.items():
         stem = s.get(f"{key}干")
         if pillar and stem is not None and stem.value == lex.id("Stem", pillar[0]):
             element = lex.id("Element", nayin_phase(pillar))
-            s[f"{key}納"] = stem.hop(PILLAR, lex.id("Branch", pillar[1])).hop(NAYIN, element)
+            s[f"{key}納"] = sh.hop(sh.hop(stem, PILLAR, lex.id("Branch", pillar[1])), NAYIN, element)
 
 
-def _lessons_and_transmissions(lr: dict, lex: Lexicon, b: Bindings) -> None:
-    br = lex.ids("Branch").get
-    lessons = []
-    for i, lesson in enumerate(lr.get("lessons") or (), 1):
+def _lessons_and_transmissions(lessons, transmissions, board: tuple, lex: Lexicon) -> tuple[list, list, list]:
+    """The four lessons (課: ``上`` ``下`` and the ``將`` riding the upper) and the three transmissions
+    (傳: ``上``, the earth ``地`` under it, its ``將``) on the *board* of :func:`_board`, and the
+    chart-level slots they also bind (``課1上`` … ``末傳``), in binding order."""
+    br, sh, (_, below, rides, _) = lex.ids("Branch").get, lex.shared, board
+    pairs, lesson_scope, transmission_scope = [], [], []
+    for i, lesson in enumerate(lessons, 1):
         upper, lower = br(lesson["upper"]), br(lesson["lower"]) or lex.id("Stem", lesson["lower"])
-        _root(b.slots, f"課{i}上", upper)
-        _root(b.slots, f"課{i}下", lower)
-        local = {"上": Bound(upper, ((upper, f"課{i}上"),)), "下": Bound(lower, ((lower, f"課{i}下"),))}
-        if upper in b.rides:
-            local["將"] = local["上"].hop(RIDDEN_BY, b.rides[upper])
-        lessons.append((f"課{i}", local))
-    b.scopes["課"] = lessons
-    transmissions = []
-    for name, t in zip(("初傳", "中傳", "末傳"), lr.get("transmissions") or ()):
+        local = {"上": sh.root(f"課{i}上", upper), "下": sh.root(f"課{i}下", lower)}
+        if upper is not None:
+            pairs.append((f"課{i}上", local["上"]))
+        if lower is not None:
+            pairs.append((f"課{i}下", local["下"]))
+        if upper in rides:
+            local["將"] = sh.hop(local["上"], RIDDEN_BY, rides[upper])
+        lesson_scope.append((f"課{i}", local))
+    for name, t in zip(("初傳", "中傳", "末傳"), transmissions):
         node = br(t)
-        _root(b.slots, name, node)
-        local = {"上": Bound(node, ((node, name),))}
-        if node in b.below:
-            local["地"] = local["上"].hop("UNDER", b.below[node])
-        if node in b.rides:
-            local["將"] = local["上"].hop(RIDDEN_BY, b.rides[node])
-        transmissions.append((name, local))
-    b.scopes["傳"] = transmissions
+        local = {"上": sh.root(name, node)}
+        if node is not None:
+            pairs.append((name, local["上"]))
+        if node in below:
+            local["地"] = sh.hop(local["上"], "UNDER", below[node])
+        if node in rides:
+            local["將"] = sh.hop(local["上"], RIDDEN_BY, rides[node])
+        transmission_scope.append((name, local))
+    return pairs, lesson_scope, transmission_scope
 
 
-def _positions(b: Bindings) -> None:
-    positions = []
-    for earth in sorted(b.above, key=lambda n: BRANCH_ORDER.get(n, 99)):
-        ground = Bound(earth, ((earth, "地"),))
-        local = {"地": ground, "上": ground.hop(PLATE_OVER, b.above[earth])}
-        if b.above[earth] in b.rides:
-            local["將"] = local["上"].hop(RIDDEN_BY, b.rides[b.above[earth]])
-        positions.append((earth, local))
-    b.scopes["位"] = positions
-
-
-BRANCH_ORDER: dict[str, int] = {}
+def _palace(lex: Lexicon, num) -> str | None:
+    """The Palace node of a palace number (``3`` or ``"3"``); none for a number not given."""
+    return lex.palaces[int(num)] if num not in (None, "") else None
 
 
 def qimen_bindings(qm: dict, lex: Lexicon, b: Bindings) -> None:
     """Bind the Qimen slots and the nine palaces of a chart's ``qimen`` section."""
-    palace = lambda n: lex.id("Palace", PALACE_NAMES[int(n)]) if n not in (None, "") else None  # noqa: E731
     s = b.slots
-    _root(s, "遁", lex.id("Polarity", qm.get("dun")))
+    _root(s, lex, "遁", lex.id("Polarity", qm.get("dun")))
     if qm.get("ju") is not None:
-        _root(s, "局", int(qm["ju"]))
-    _root(s, "值符", lex.id("QimenStar", qm.get("duty_star")))
-    _root(s, "值使", lex.id("Gate", qm.get("duty_gate")))
-    _root(s, "值符宮", palace(qm.get("duty_star_palace")))
-    _root(s, "值使宮", palace(qm.get("duty_gate_palace")))
-    _root(s, "馬星宮", palace(qm.get("horse_palace")))
-    _root(s, "馬星", lex.id("Branch", qm.get("horse")))
-    _root(s, "空亡", frozenset(filter(None, (lex.id("Branch", v) for v in qm.get("void") or ()))))
+        _root(s, lex, "局", int(qm["ju"]))
+    _root(s, lex, "值符", lex.id("QimenStar", qm.get("duty_star")))
+    _root(s, lex, "值使", lex.id("Gate", qm.get("duty_gate")))
+    _root(s, lex, "值符宮", _palace(lex, qm.get("duty_star_palace")))
+    _root(s, lex, "值使宮", _palace(lex, qm.get("duty_gate_palace")))
+    _root(s, lex, "馬星宮", _palace(lex, qm.get("horse_palace")))
+    _root(s, lex, "馬星", lex.id("Branch", qm.get("horse")))
+    _root(s, lex, "空亡", frozenset(filter(None, (lex.id("Branch", v) for v in qm.get("void") or ()))))
     for key, pillar in (("時", qm.get("hour_pillar")), ("日", qm.get("day_pillar"))):
         if pillar:
-            _root(s, f"{key}干", lex.id("Stem", pillar[0]))
-            _root(s, f"{key}支", lex.id("Branch", pillar[1]))
-    palaces = []
-    for num, cell in sorted((qm.get("palaces") or {}).items()):
-        pid = palace(num)
-        root = Bound(pid, ((pid, "宮"),))
-        local = {"宮": root}
-        for local_name, (field_name, label) in QIMEN_CELL.items():
-            node = lex.id(label, cell.get(field_name))
-            if node:
-                local[local_name] = root.hop(HOSTS[local_name], node)
-                if local_name in ("天", "天寄"):
-                    b.stem_palace.setdefault(node, pid)
-        palaces.append((pid, local))
-    b.scopes["宮"] = palaces
+            _root(s, lex, f"{key}干", lex.id("Stem", pillar[0]))
+            _root(s, lex, f"{key}支", lex.id("Branch", pillar[1]))
+    palaces = qm.get("palaces") or {}
+    key = ("宮", tuple(palaces), tuple(tuple(map(cell.get, CELL_FIELDS)) for cell in palaces.values()))
+    instances, stem_palace = lex.shared.section(key, lambda: _palaces(palaces, lex))
+    b.scopes["宮"] = list(instances)
+    b.stem_palace.update(stem_palace)
     _hidden_jia(qm, lex, b)
+
+
+def _palaces(palaces: dict, lex: Lexicon) -> tuple[list, dict]:
+    """The nine palaces (宮: the palace and what stands in it, each a chart hop from the palace) and
+    the palace of each stem on the heaven plate (the first palace holding it, hosted stems too)."""
+    sh, instances, stem_palace = lex.shared, [], {}
+    for num, cell in sorted(palaces.items()):
+        pid = _palace(lex, num)
+        root = sh.root("宮", pid)
+        local = {"宮": root}
+        for local_name, field_name, ids, rel in lex.qimen_cell:
+            name = cell.get(field_name)
+            node = ids.get(name) if name else None
+            if node:
+                local[local_name] = sh.hop(root, rel, node)
+                if local_name in ("天", "天寄"):
+                    stem_palace.setdefault(node, pid)
+        instances.append((pid, local))
+    return instances, stem_palace
 
 
 def _hidden_jia(qm: dict, lex: Lexicon, b: Bindings) -> None:
     """A 甲 day or hour stem stands where its 旬's 儀 stands (六甲遁於六儀): ``日干.宮`` / ``時干.宮``."""
-    from leishen.engine.calendar import sexagenary_index
-    from leishen.engine.qimen.plate import xun_of_hour
     jia = lex.id("Stem", "甲")
     for pillar in (qm.get("day_pillar"), qm.get("hour_pillar")):
         if pillar and pillar[0] == "甲":
@@ -257,20 +350,29 @@ def _hidden_jia(qm: dict, lex: Lexicon, b: Bindings) -> None:
 QIMEN_CELL = {"天": ("heaven", "Stem"), "地": ("earth", "Stem"), "星": ("star", "QimenStar"),
               "門": ("gate", "Gate"), "神": ("deity", "Deity"), "天寄": ("heaven_hosted", "Stem"),
               "地寄": ("earth_hosted", "Stem"), "星寄": ("star_hosted", "QimenStar")}
+#: the fields of a palace cell its binding reads
+CELL_FIELDS = tuple(field_name for field_name, _ in QIMEN_CELL.values())
 PALACE_NAMES = {1: "坎一", 2: "坤二", 3: "震三", 4: "巽四", 5: "中五", 6: "乾六", 7: "兌七", 8: "艮八", 9: "離九"}
 
 
 def ninestar_bindings(ns: dict, lex: Lexicon, b: Bindings) -> None:
     """Bind the Nine Star centre stars and the nine palaces of each plate."""
     for slot, key in (("年星", "year"), ("月星", "month"), ("日星", "day")):
-        _root(b.slots, slot, lex.id("FlyingStar", ns.get(key)))
+        _root(b.slots, lex, slot, lex.id("FlyingStar", ns.get(key)))
+    plates = ns.get("plates") or {}
     for scope, key in (("年盤", "year"), ("月盤", "month"), ("日盤", "day")):
-        cells = []
-        for num, star in sorted(((ns.get("plates") or {}).get(key) or {}).items()):
-            pid = lex.id("Palace", PALACE_NAMES[int(num)])
-            root = Bound(pid, ((pid, "宮"),))
-            cells.append((pid, {"宮": root, "星": root.hop(PLATE_STAR, lex.id("FlyingStar", star))}))
-        b.scopes[scope] = cells
+        plate = plates.get(key) or {}
+        cells = lex.shared.section(("盤", tuple(plate), tuple(plate.values())), lambda: _star_plate(plate, lex))
+        b.scopes[scope] = list(cells)
+
+
+def _star_plate(plate: dict, lex: Lexicon) -> list:
+    """The nine palaces of one Nine Star plate: the palace ``宮`` and the star ``星`` flying to it."""
+    sh, cells = lex.shared, []
+    for num, star in sorted(plate.items()):
+        root = sh.root("宮", lex.palaces[int(num)])
+        cells.append((root.value, {"宮": root, "星": sh.hop(root, PLATE_STAR, lex.id("FlyingStar", star))}))
+    return cells
 
 
 def season_of(month_branch: str | None, graph_season: dict[str, str]) -> str | None:
@@ -280,8 +382,6 @@ def season_of(month_branch: str | None, graph_season: dict[str, str]) -> str | N
 
 def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindings:
     """The bindings of a whole chart; *seasons* maps a branch id to its Season id (IN_SEASON)."""
-    if not BRANCH_ORDER:
-        BRANCH_ORDER.update({lex.id("Branch", name): i for i, name in enumerate(BRANCHES)})
     systems = tuple(s for s in ("liuren", "qimen", "ninestar") if chart.get(s))
     b = Bindings(systems)
     month = lex.id("Branch", (chart.get("pillars") or {}).get("month", "  ")[1:2] or None)
@@ -291,7 +391,7 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindin
         liuren_bindings(chart["liuren"], lex, b)
         hour = (chart.get("pillars") or {}).get("hour")
         if hour:
-            _root(b.slots, "時干", lex.id("Stem", hour[0]))
+            _root(b.slots, lex, "時干", lex.id("Stem", hour[0]))
         b.options["liuren"] = chart["liuren"].get("options", {})
     if "qimen" in systems:
         qimen_bindings(chart["qimen"], lex, b)
@@ -303,5 +403,5 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindin
     if "ninestar" in systems:
         ninestar_bindings(chart["ninestar"], lex, b)
         b.options["ninestar"] = chart["ninestar"].get("options", {})
-    _root(b.slots, "季節", season)
+    _root(b.slots, lex, "季節", season)
     return b

@@ -25,19 +25,35 @@ from leishen.readings.predicates import (FAIL, GRAPH_PREDICATES, Arg, ChartLeaf,
 
 
 class All(Node):
-    __slots__ = ("subs",)
+    """``all``: every part holds. The parts the chart decides are tried before those the graph decides
+    (a false one spares the graph's), and the witnesses still come in the condition's order."""
+
+    __slots__ = ("subs", "order")
 
     def __init__(self, subs):
         self.subs = subs
+        order = sorted(range(len(subs)), key=lambda i: cost(subs[i]))
+        self.order = None if order == sorted(order) else order
 
     def ev(self, env, ctx, answers):
         wits, inst = [], []
-        for sub in self.subs:
-            ok, w, i = sub.ev(env, ctx, answers)
-            if not ok:
+        if self.order is None:
+            for sub in self.subs:
+                ok, w, i = sub.ev(env, ctx, answers)
+                if not ok:
+                    return FAIL
+                wits += w
+                inst += i
+            return True, wits, inst
+        subs, found = self.subs, {}
+        for k in self.order:
+            got = subs[k].ev(env, ctx, answers)
+            if not got[0]:
                 return FAIL
-            wits += w
-            inst += i
+            found[k] = got
+        for k in range(len(subs)):
+            wits += found[k][1]
+            inst += found[k][2]
         return True, wits, inst
 
     def need(self, env, ctx, out):
@@ -88,8 +104,8 @@ class Ranging(Node):
         self.lead = _leading_eq(body, self.scope, vocab) if pred == "some" and self.scope else None
 
     def instances(self, env: dict, ctx: Context) -> list[tuple[str, dict]]:
-        """The instances the body is tried in. ``some`` whose body starts with ``eq(local, X)`` tries only
-        the instances binding the local to X (the body fails in every other)."""
+        """The instances the body is tried in. ``some`` whose body needs ``eq(local, X)`` tries only the
+        instances binding the local to X (the body fails in every other)."""
         b = ctx.bindings
         if self.lead is not None and not env:
             return ctx.instances_with(self.scope, *self.lead)
@@ -100,12 +116,11 @@ class Ranging(Node):
         bound = arg.bound(env, b)
         if bound is None:
             return []
-        for scope in ("傳", "宮", "位"):
-            for key, local in b.scopes.get(scope, ()):
-                if (scope == "傳" and key == slot.name and not slot.path) or \
-                        (scope != "傳" and key == _scope_key(bound.value, b)):
-                    return [(key, {**env, **local})]
-        return []
+        by_name, by_place = ctx.at_index()
+        found = by_name.get(slot.name) if not slot.path else None
+        if found is None:
+            found = by_place.get(_scope_key(bound.value, b))
+        return [] if found is None else [(found[0], {**env, **found[1]})]
 
     def ev(self, env, ctx, answers):
         if self.pred == "every":
@@ -127,6 +142,34 @@ class Ranging(Node):
         if self.pred == "every":
             return need_every(parts, ctx, out) if parts else False
         return need_first(parts, ctx, out)
+
+
+def cost(node: Node) -> int:
+    """How much a node costs to decide, to order the parts of an ``all``: a leaf the chart or the request
+    decides 1, a graph predicate 4, a logic node or a range over a scope the sum of its parts (a range:
+    times the instances it may try)."""
+    if isinstance(node, Graph):
+        return 4
+    if isinstance(node, (All, Any)):
+        return sum(cost(s) for s in node.subs)
+    if isinstance(node, Not):
+        return cost(node.sub)
+    if isinstance(node, Ranging):
+        return cost(node.body) * (1 if node.head is not None or node.lead is not None else 9)
+    return 1
+
+
+def chart_decides(node: Node) -> bool:
+    """Whether the chart and the request alone decide a condition (no graph predicate, no pattern)."""
+    if isinstance(node, (Graph, PatternLeaf)):
+        return False
+    if isinstance(node, (All, Any)):
+        return all(chart_decides(s) for s in node.subs)
+    if isinstance(node, Not):
+        return chart_decides(node.sub)
+    if isinstance(node, Ranging):
+        return chart_decides(node.body)
+    return True
 
 
 def need_every(parts: list, ctx: Context, out: set) -> bool | None:
@@ -157,12 +200,13 @@ def need_first(parts: list, ctx: Context, out: set) -> bool | None:
 
 
 def _leading_eq(body: Node, scope: str, vocab: Vocabulary) -> tuple[str, frozenset] | None:
-    """(local slot, values) when the body of a ``some`` over *scope* starts with ``eq`` / ``among`` of
-    one of the scope's own slots (no suffix)."""
-    first = body.subs[0] if isinstance(body, All) else body
-    if isinstance(first, ChartLeaf) and first.pred in ("eq", "among") and first.first.slot is not None \
-            and not first.first.path and first.first.local in vocab.scopes[scope]["locals"]:
-        return first.first.local, first.wanted
+    """(local slot, values) when the body of a ``some`` over *scope* is, or is an ``all`` with a part that
+    is, ``eq`` / ``among`` of one of the scope's own slots (no suffix): the body fails in every instance
+    that does not bind the slot to one of the values."""
+    for part in (body.subs if isinstance(body, All) else (body,)):
+        if isinstance(part, ChartLeaf) and part.pred in ("eq", "among") and part.first.slot is not None \
+                and not part.first.path and part.first.local in vocab.scopes[scope]["locals"]:
+            return part.first.local, part.wanted
     return None
 
 

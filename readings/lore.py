@@ -8,14 +8,18 @@
   the domains the topic consults (``CONSULTS`` Topic → Domain; a 類象 row's ``category`` names its domain).
 
 Each is grounded into the same checks as the rules' graph predicates (one backend call answers the
-rules and these together), and each finding's path is the real edge that decided it.
+rules and these together), and each finding's path is the real edge that decided it. A finding is made
+once per input it depends on and handed out again (findings are read-only); what is kept across
+readings, and when, is readings/lore_cache.py's.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
+from operator import itemgetter
 
 from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
+from leishen.readings.lore_cache import FactGroup, LoreChecks, SlotRows, lore_store, pair_index
 
 TRANSMISSIONS = ("初傳", "中傳", "末傳")
 RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
@@ -25,83 +29,130 @@ FACT_READINGS = (("kin", "KIN_BRANCH", "Kin", "kin"), ("stages", "LIFE_STAGE", "
                  ("vigour", "VIGOUR", "Vigour", "season"))
 
 
-def _ids(reader, label: str) -> list[str]:
-    return reader.ids_by_label[label]
-
-
-def lore_checks(reader, b) -> dict:
-    """(query, slot or pair, value) → the ground check that decides it."""
-    out = {}
+def lore_checks(reader, b) -> LoreChecks:
+    """(query, slot or pair, value) → the ground check that decides it (a dict that also names the
+    :class:`FactGroup` of each transmission, kept per transmission: they depend on node ids only)."""
+    out = LoreChecks()
     s = b.slots
     if "liuren" in b.systems and "日干" in s:
-        day = s["日干"].value
+        store, day = lore_store(reader), s["日干"].value
+        season = s["季節"].value if "季節" in s else None
         for name in TRANSMISSIONS:
-            if name not in s:
-                continue
-            t = s[name].value
-            for k in _ids(reader, "Kin"):
-                out[("kin", name, k)] = ("fact", "KIN_BRANCH", day, t, "kin", k, ())
-            for st in _ids(reader, "LifeStage"):
-                out[("stages", name, st)] = ("fact", "LIFE_STAGE", day, t, "stage", st, ())
-            if "季節" in s:
-                for v in _ids(reader, "Vigour"):
-                    out[("vigour", name, v)] = ("fact", "VIGOUR", t, v, "season", s["季節"].value, ())
+            if name in s:
+                key = (name, day, s[name].value, season)
+                group = store.groups.get(key)
+                if group is None:
+                    group = store.groups[key] = _fact_group(reader, key)
+                out.update(group.checks)
+                out.groups += (group,)
     return out
 
 
-def relation_rows(reader, b) -> list[tuple[str, dict]]:
-    """(system, row) of the named query ``relations_among`` over each system's slot nodes: the 刑 沖 破 害
-    合 among them (one backend call for every system)."""
-    nodes = {}
+def _fact_group(reader, key: tuple) -> FactGroup:
+    """The kin and stage of the day stem at a transmission, and the transmission's vigour in the season."""
+    name, day, t, season = key
+    checks = {}
+    for k in reader.ids_by_label["Kin"]:
+        checks[("kin", name, k)] = ("fact", "KIN_BRANCH", day, t, "kin", k, ())
+    for st in reader.ids_by_label["LifeStage"]:
+        checks[("stages", name, st)] = ("fact", "LIFE_STAGE", day, t, "stage", st, ())
+    if season is not None:
+        for v in reader.ids_by_label["Vigour"]:
+            checks[("vigour", name, v)] = ("fact", "VIGOUR", t, v, "season", season, ())
+    names = lore_store(reader).names
+    return FactGroup(key, {names.setdefault(k, k): c for k, c in checks.items()})
+
+
+def relation_rows(reader, b) -> list[tuple[str, list, dict]]:
+    """(system, its slots bound to a node, the named query ``relations_among``'s rows of the 刑 沖 破 害 合
+    by the two nodes they join, :func:`pair_index`) for each system; the query is asked once over every
+    system's slot nodes (with the reader's cache on, once for every Stem and Branch and kept)."""
+    present = []
     for system, names in RELATION_SLOTS.items():
         if system in b.systems:
-            for n in names:
-                if n in b.slots and isinstance(b.slots[n].value, str):
-                    nodes.setdefault(b.slots[n].value, set()).add(system)
-    if not nodes:
+            slots = [n for n in names if n in b.slots and isinstance(b.slots[n].value, str)]
+            if slots:
+                present.append((system, slots))
+    if not present:
         return []
-    rows = _relations_among(reader, set(nodes))
-    return [(system, row) for row in rows if row["type"] in RELATION_TYPES
-            for system in sorted(nodes[row["source"]["id"]] & nodes[row["target"]["id"]])]
+    index = _relations_among(reader, {b.slots[n].value for _, slots in present for n in slots})
+    return [(system, slots, index) for system, slots in present]
 
 
 def relation_findings(reader, b, rows: list) -> list[dict]:
-    """A finding for each relation between two slots of the same system (each pair of slots once)."""
-    out = []
-    for system, row in rows:
-        src, dst = row["source"]["id"], row["target"]["id"]
-        slots = [n for n in RELATION_SLOTS[system] if n in b.slots and b.slots[n].value in (src, dst)]
-        for x, y in combinations(slots, 2):
-            vx, vy = b.slots[x].value, b.slots[y].value
-            if {vx, vy} != {src, dst} or (src == dst and vx != vy):
-                continue
-            forward = vx == src
-            hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": forward}
-            path = [{"node": row["source" if forward else "target"], "slot": x}, hop,
-                    {"node": row["target" if forward else "source"], "slot": y}]
-            path = [{"node": {k: v for k, v in h["node"].items()}, "slot": h["slot"]} if "node" in h else h
-                    for h in path]
-            rdef = reader.data_schema.relations[row["type"]]
-            mean = {"id": None, "zh": rdef.zh, "ko": rdef.ko, "en": rdef.en}
-            out.append(_lore(system, "relations", f"{x}-{y}/{row['type']}", row["fact"], reader, path, [], mean,
-                             {x: vx, y: vy}))
-    return out
+    """A finding for each relation between two slots of the same system (each pair of slots once), in
+    the query's row order, then by system, then by pair. With the reader's cache on (the index is the
+    kept table's), a pair of slots' findings are kept by the slots and their nodes."""
+    store, found = lore_store(reader), []
+    for system, slots, index in rows:
+        values = [b.slots[n].value for n in slots]
+        for pos, ((x, vx), (y, vy)) in enumerate(combinations(zip(slots, values), 2)):
+            matches = index.get((vx, vy))
+            if matches:
+                pair = (store.kept(("relations", system, x, y, vx, vy), _pair_findings, reader, system, x, y, matches)
+                        if reader.cache else _pair_findings(reader, system, x, y, matches))
+                found += [(order, system, pos, f) for order, f in pair]
+    found.sort(key=itemgetter(0, 1, 2))
+    return [f for *_, f in found]
 
 
-def lore_findings(reader, b, answers: dict, checks: dict) -> list[dict]:
-    """The findings of the kin / stages / vigour readings whose checks hold."""
-    out = []
-    for (query, where, value), check in sorted(checks.items(), key=repr):
+def _pair_findings(reader, system: str, x: str, y: str, matches: list) -> list[tuple[int, dict]]:
+    """(row order, finding) of each relation between slots x and y (each finding kept by the slots and
+    the row)."""
+    store = lore_store(reader)
+    return [(order, store.finding(("relation", system, x, y, forward, row["fact"], row["type"], row["source"]["id"],
+                                   row["target"]["id"]), _relation_finding, reader, system, x, y, forward, row))
+            for order, forward, row in matches]
+
+
+def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: dict) -> dict:
+    """Slot x's node –relation→ slot y's node (the edge as the table states it: ``forward`` False when it
+    runs from y to x)."""
+    hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": forward}
+    ends = (row["source"], row["target"]) if forward else (row["target"], row["source"])
+    path = [{"node": dict(ends[0]), "slot": x}, hop, {"node": dict(ends[1]), "slot": y}]
+    rdef = reader.data_schema.relations[row["type"]]
+    mean = {"id": None, "zh": rdef.zh, "ko": rdef.ko, "en": rdef.en}
+    return _lore(system, "relations", f"{x}-{y}/{row['type']}", row["fact"], reader, path, [], mean,
+                 {x: ends[0]["id"], y: ends[1]["id"]})
+
+
+def lore_findings(reader, b, answers: dict, checks: LoreChecks) -> list[dict]:
+    """The findings of the kin / stages / vigour readings whose checks hold (*checks*: lore_checks'
+    answer for this reading). With the reader's cache on, a transmission's findings are kept by its
+    group's key (the answers depend on node ids only)."""
+    store, found = lore_store(reader), []
+    for group in checks.groups:
+        if reader.cache:
+            found += store.kept(("facts", group.key), _group_findings, reader, group, answers)
+        else:
+            found += _group_findings(reader, group, answers)
+    found.sort(key=lambda item: item[0])
+    return [f for _, f in found]
+
+
+def _group_findings(reader, group: FactGroup, answers) -> list[tuple[str, dict]]:
+    """(sort key: the repr of (query, slot, value), finding) of each check of a transmission that holds
+    (each finding kept by its slot, check and witness)."""
+    store, out = lore_store(reader), []
+    for (query, where, value), check in group.checks.items():
         hops = answers.get(check)
-        if not hops:
-            continue
-        path, evidence = _fact_path(b, where, check, hops, reader)
-        out.append(_lore("liuren", query, f"{where}/{value}", hops[-1][3], reader, path, evidence,
-                         meaning(value, reader.props), {where: b.slots[where].value}))
+        if hops:
+            key = ("fact", where, check, hops.key)
+            found = store.finding(key, _fact_finding, reader, query, where, value, check, hops)
+            out.append((repr((query, where, value)), found))
     return out
 
 
-def _fact_path(b, slot: str, check: tuple, hops: list, reader) -> tuple[list, list]:
+def _fact_finding(reader, query: str, where: str, value: str, check: tuple, hops) -> dict:
+    """The kin, stage or vigour finding of the transmission at slot *where*, from the check's witness."""
+    path, evidence = _fact_path(where, check, hops, reader)
+    bound = check[3] if check[1] != "VIGOUR" else check[2]  # the transmission's branch
+    return _lore("liuren", query, f"{where}/{value}", hops[-1][3], reader, path, evidence,
+                 meaning(value, reader.props), {where: bound})
+
+
+def _fact_path(slot: str, check: tuple, hops: list, reader) -> tuple[list, list]:
     """(path, evidence). VIGOUR: transmission → its vigour. KIN_BRANCH / LIFE_STAGE: transmission ←OBJECT–
     the fact –QUALIFIER→ the kin or stage, with the fact's own edge from the day stem as evidence."""
     walk = graph_walk(hops, reader.props)
@@ -136,92 +187,152 @@ LEIXIANG_TYPES = ("SYMBOLIZES", "HAS_COLOUR", "HAS_NUMBER", "HAS_TASTE")
 SHENSHA_TYPES = ("XUN_SHENSHA",)
 #: where a 神煞 counts (000:3, 000:23): the asker's 干支 (干上, 支上), the 三傳, the hour, the 本命
 SHENSHA_PLACES = ("干上", "支上", "初傳", "中傳", "末傳", "占時", "本命")
+#: the slot each place of SHENSHA_PLACES is (干上: the first lesson's upper, 支上: the third's)
+PLACE_SLOTS = {place: {"干上": "課1上", "支上": "課3上"}.get(place, place) for place in SHENSHA_PLACES}
 
 
-def _leixiang_chains(reader, b, topic) -> tuple[set, dict]:
-    domains = set().union(*reader.consults.values()) if topic == "*" else reader.consults.get(topic)
+def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
+    """(the domains *topic* consults, node → chain of 初傳 and of the general riding it), or no chains
+    when the reading has no 類神 to read."""
+    store = lore_store(reader)
+    domains = store.domains.get(topic)
+    if domains is None:
+        consulted = set().union(*reader.consults.values()) if topic == "*" else reader.consults.get(topic)
+        domains = store.domains[topic] = frozenset(consulted or ())
     first = b.slots.get("初傳")
     if not domains or first is None or "liuren" not in b.systems:
-        return set(), {}
+        return frozenset(), {}
     chains = {first.value: first.chain}
     if first.value in b.rides:
         chains[b.rides[first.value]] = first.hop("RIDDEN_BY", b.rides[first.value]).chain
     return domains, chains
 
 
-def slot_relations(reader, b, topic: str | None) -> list[dict]:
+def slot_relations(reader, b, topic: str | None) -> SlotRows:
     """One call of the named query ``relations_from`` for the 類神 and the 旬中神煞 of a chart."""
     _, chains = _leixiang_chains(reader, b, topic)
     nodes, types = set(chains), set(LEIXIANG_TYPES) if chains else set()
     if "旬" in b.slots and "liuren" in b.systems:
         nodes.add(b.slots["旬"].value)
         types |= set(SHENSHA_TYPES)
-    return _relations_from(reader, nodes, sorted(types)) if nodes else []
+    return _relations_from(reader, nodes, sorted(types)) if nodes else SlotRows(())
 
 
-def _relations_among(reader, nodes: set) -> list[dict]:
-    """The rows of ``relations_among`` over *nodes*. With the reader's cache on, the query is asked once
-    for every Stem and Branch and each reading takes the rows among its own nodes (the rows are sorted
-    by content, so the order is the query's)."""
-    if reader.cache and "among" not in reader.lore_answers:
+def _relations_among(reader, nodes: set) -> dict:
+    """The rows of ``relations_among`` over *nodes* of the RELATION_TYPES, by the two nodes they join
+    (:func:`pair_index`). With the reader's cache on, the query is asked once for every Stem and Branch
+    and kept (the rows are sorted by content, so the order among a reading's nodes is the query's)."""
+    store = lore_store(reader)
+    if reader.cache and store.among is None:
         every = sorted(reader.ids_by_label["Stem"] + reader.ids_by_label["Branch"])
-        reader.lore_answers["among"] = (frozenset(every), reader.backend.run("relations_among", node_ids=every))
-    every, table = reader.lore_answers.get("among", (frozenset(), None))
-    if table is None or not nodes <= every:
-        return reader.backend.run("relations_among", node_ids=sorted(nodes))
-    return [row for row in table if row["source"]["id"] in nodes and row["target"]["id"] in nodes]
+        rows = reader.backend.run("relations_among", node_ids=every)
+        store.among = (frozenset(every), pair_index(rows, RELATION_TYPES))
+    if reader.cache and nodes <= store.among[0]:
+        return store.among[1]
+    return pair_index(reader.backend.run("relations_among", node_ids=sorted(nodes)), RELATION_TYPES)
 
 
-def _relations_from(reader, nodes: set, types: list[str]) -> list[dict]:
+def _relations_from(reader, nodes: set, types: list[str]) -> SlotRows:
     """The rows of ``relations_from``; with the reader's cache on, asked once per node and types (the
-    rows are sorted by source first, so joining them node by node keeps the query's order)."""
+    rows are sorted by source first, so joining them node by node keeps the query's order) and keyed
+    by the nodes and types."""
     if not reader.cache:
-        return reader.backend.run("relations_from", node_ids=sorted(nodes), types=types)
+        return SlotRows(reader.backend.run("relations_from", node_ids=sorted(nodes), types=types))
     rows = []
     for node in sorted(nodes):
         key = ("from", node, tuple(types))
         if key not in reader.lore_answers:
             reader.lore_answers[key] = reader.backend.run("relations_from", node_ids=[node], types=types)
         rows += reader.lore_answers[key]
-    return rows
+    return SlotRows(rows, (tuple(sorted(nodes)), tuple(types)))
 
 
-def leixiang_findings(reader, b, topic: str | None, rows: list[dict]) -> list[dict]:
-    """The 類象 of 初傳 (and of its general) in the domains *topic* consults."""
+def leixiang_findings(reader, b, topic: str | None, rows: SlotRows) -> list[dict]:
+    """The 類象 of 初傳 (and of its general) in the domains *topic* consults (*rows*: slot_relations'
+    answer for this reading). With the reader's cache on, the list is kept by the topic and the chains
+    (the rows from those nodes are the graph's, whatever other node the reading asked from)."""
     domains, chains = _leixiang_chains(reader, b, topic)
-    first = b.slots.get("初傳")
-    out = []
+    if not chains:
+        return []
+    if reader.cache:
+        return list(lore_store(reader).kept(("leixiang", topic, tuple(chains.items())), _leixiang_list, reader,
+                                            topic, domains, chains, rows))
+    return _leixiang_list(reader, topic, domains, chains, rows)
+
+
+def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: list[dict]) -> list[dict]:
+    """The 類象 rows from a chain's node in one of *domains*, as findings (each kept by its row, chain
+    and topic name: a reading of every topic names the first topic that consults the row's domain)."""
+    store, out = lore_store(reader), []
     for row in rows:
+        source = row["source"]["id"]
+        if row["type"] not in LEIXIANG_TYPES or source not in chains:
+            continue
+        category = row["qualifiers"].get("category")
+        if category not in domains:
+            continue
         fact = reader.facts.get(row["fact"])
-        if row["type"] not in LEIXIANG_TYPES or row["source"]["id"] not in chains \
-                or row["qualifiers"].get("category") not in domains or fact is None or fact.when:
+        if fact is None or fact.when:
             continue
-        hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True}
-        path = chain_walk(chains[row["source"]["id"]], reader.props) + [hop, node_json(row["target"]["id"], reader.props)]
-        found = _lore("liuren", "leixiang", f"{row['source']['id']}/{row['fact']}", row["fact"], reader, path, [],
-                      meaning(row["target"]["id"], reader.props), {"初傳": first.value})
-        topics = [t for t, d in reader.consults.items() if row["qualifiers"].get("category") in d]
-        out.append({**found, "topic": reader.props[topic if topic != "*" else topics[0]]["name"]})
+        if topic == "*":
+            if category not in store.first_topic:
+                store.first_topic[category] = next(t for t, d in reader.consults.items() if category in d)
+            name = reader.props[store.first_topic[category]]["name"]
+        else:
+            name = reader.props[topic]["name"]
+        key = ("leixiang", row["fact"], row["type"], source, row["target"]["id"], chains[source], name)
+        out.append(store.finding(key, _leixiang_finding, reader, row, chains[source], name))
     return out
 
 
-def shensha_findings(reader, b, rows: list[dict]) -> list[dict]:
+def _leixiang_finding(reader, row: dict, chain: tuple, topic_name: str) -> dict:
+    """初傳 (–RIDDEN_BY→ its general) –類象→ the symbol."""
+    hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True}
+    path = chain_walk(chain, reader.props) + [hop, node_json(row["target"]["id"], reader.props)]
+    found = _lore("liuren", "leixiang", f"{row['source']['id']}/{row['fact']}", row["fact"], reader, path, [],
+                  meaning(row["target"]["id"], reader.props), {"初傳": chain[0][0]})
+    found["topic"] = topic_name
+    return found
+
+
+def shensha_findings(reader, b, rows: SlotRows) -> list[dict]:
     """The 旬中神煞 of the chart's 旬 (儀 丁 奇 閉口 五亡 …, 002:147) where they count: on a place of
-    000:3 / 000:23 (干上 支上 三傳 占時 本命). Path: 旬 –XUN_SHENSHA→ the branch, at its slot."""
+    000:3 / 000:23 (干上 支上 三傳 占時 本命). Path: 旬 –XUN_SHENSHA→ the branch, at its slot. In row
+    order, then place order; with the reader's cache on, the rows' index is kept by the rows' key."""
+    store = lore_store(reader)
+    if getattr(rows, "key", None) is not None:
+        index = store.kept(("shensha", rows.key), _shensha_index, rows)
+    else:
+        index = _shensha_index(rows)
+    found = []
+    for j, place in enumerate(SHENSHA_PLACES):
+        bound = b.slots.get(PLACE_SLOTS[place])
+        if bound is not None:
+            found += [(i, j, place, row) for i, row in index.get(bound.value, ())]
     out = []
-    for row in rows:
-        if row["type"] not in SHENSHA_TYPES:
-            continue
-        for place in SHENSHA_PLACES:
-            slot = "課1上" if place == "干上" else "課3上" if place == "支上" else place
-            bound = b.slots.get(slot)
-            if bound is None or bound.value != row["target"]["id"]:
-                continue
-            hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True,
-                   "qualifiers": row["qualifiers"]}
-            path = [{"node": row["source"], "slot": "旬"}, hop, {"node": row["target"], "slot": slot}]
-            kind = row["qualifiers"].get("kind", "")
-            mean = {"id": None, "zh": f"{kind}神" if len(kind) == 1 else kind, "ko": "", "en": f"the decade's {kind}"}
-            out.append(_lore("liuren", "shensha", f"{place}/{row['fact']}", row["fact"], reader, path, [], mean,
-                             {"旬": b.slots["旬"].value, slot: bound.value}))
+    for _, _, place, row in sorted(found, key=lambda item: item[:2]):
+        xun = b.slots["旬"].value
+        key = ("shensha", place, xun, row["fact"], row["type"], row["source"]["id"], row["target"]["id"])
+        out.append(store.finding(key, _shensha_finding, reader, place, xun, row))
     return out
+
+
+def _shensha_index(rows: list[dict]) -> dict[str, list]:
+    """The XUN_SHENSHA rows by their target: [(order, row)]."""
+    index: dict[str, list] = {}
+    for i, row in enumerate(rows):
+        if row["type"] in SHENSHA_TYPES:
+            index.setdefault(row["target"]["id"], []).append((i, row))
+    return index
+
+
+def _shensha_finding(reader, place: str, xun: str, row: dict) -> dict:
+    """旬 –XUN_SHENSHA→ the branch, standing on *place*."""
+    slot = PLACE_SLOTS[place]
+    hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True,
+           "qualifiers": row["qualifiers"]}
+    path = [{"node": row["source"], "slot": "旬"}, hop, {"node": row["target"], "slot": slot}]
+    kind = row["qualifiers"].get("kind", "")
+    mean = {"id": None, "zh": f"{kind}神" if len(kind) == 1 else kind, "ko": "", "en": f"the decade's {kind}"}
+    return _lore("liuren", "shensha", f"{place}/{row['fact']}", row["fact"], reader, path, [], mean,
+                 {"旬": xun, slot: row["target"]["id"]})

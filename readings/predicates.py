@@ -29,11 +29,17 @@ class Context:
     topic: str | None = None
     patterns: dict = field(default_factory=dict)
     undecided: frozenset = frozenset()
-    lookup: dict = field(default_factory=dict)  # (scope, local) → {value: [instance index, …]}, filled as asked
+    lookup: dict = field(default_factory=dict)  # per reading: the instance tables, filled as asked
     memo: dict | None = None  # with the reader's cache on: graph predicate results by their bound inputs
+    topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
 
-    def instances_with(self, scope: str, local: str, values) -> list[tuple[str, dict]]:
-        """The instances of a scope whose local slot is bound to one of *values*, in scope order."""
+    def instances_with(self, scope: str, local: str, values: frozenset) -> list[tuple[str, dict]]:
+        """The instances of a scope whose local slot is bound to one of *values*, in scope order (kept
+        per reading: rules often ask the same)."""
+        asked = (scope, local, values)
+        hit = self.lookup.get(asked)
+        if hit is not None:
+            return hit
         found = self.bindings.scopes.get(scope, ())
         index = self.lookup.get((scope, local))
         if index is None:
@@ -43,8 +49,22 @@ class Context:
                 if bound is not None:
                     index.setdefault(bound.value, []).append(i)
         hits = [i for v in values for i in index.get(v, ())]
-        return [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
-    topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
+        hit = self.lookup[asked] = [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
+        return hit
+
+    def at_index(self) -> tuple[dict, dict]:
+        """The instances ``at`` names: (transmission name → instance, palace or earth position → the first
+        instance of 宮, then 位, keyed by it), made once per reading."""
+        found = self.lookup.get("at")
+        if found is None:
+            scopes = self.bindings.scopes
+            by_name = {key: (key, local) for key, local in scopes.get("傳", ())}
+            by_place: dict = {}
+            for scope in ("宮", "位"):
+                for key, local in scopes.get(scope, ()):
+                    by_place.setdefault(key, (key, local))
+            found = self.lookup["at"] = (by_name, by_place)
+        return found
 
 
 def follow(bound: Bound | None, path: tuple, b: Bindings) -> Bound | None:
@@ -120,7 +140,7 @@ class Graph(Node):
     """A graph predicate: grounded into checks on node ids (a typed path, or a reified fact with given
     parts), decided by the backend's answers; the witness starts with the chart hops of its slot."""
 
-    __slots__ = ("pred", "ends", "rel", "template", "spec", "parts", "via", "slot_args", "_checks", "inputs")
+    __slots__ = ("pred", "ends", "rel", "template", "spec", "parts", "via", "slot_args", "_checks", "inputs", "end_inputs")
 
     def __init__(self, call: Call, vocab: Vocabulary):
         pdef = vocab.predicates[call.pred]
@@ -140,6 +160,7 @@ class Graph(Node):
         self._checks: dict = {}
         every = {id(a): a for a in (*self.ends, *(a for part in self.parts for a in part))}
         self.inputs = [a for a in every.values() if a.slot is not None]  # what a result depends on
+        self.end_inputs = [i for i, a in enumerate(self.inputs) if any(a is e for e in self.ends)]
 
     def _part(self, ref: str, varargs: int | None, vocab: Vocabulary) -> list[Arg]:
         """The arguments a fact-template part names: ``$N`` (all the rest for a varargs one), or a slot."""
@@ -160,13 +181,21 @@ class Graph(Node):
             if found is None:
                 found = self._checks[key] = [("path", a, self._steps(a, z, ctx.labels), z)]
             return found
-        subject, obj, values = ([x.get(env, b)[0] for x in part] for part in self.parts)
+        subject, obj, values = (tuple([x.get(env, b)[0] for x in part]) for part in self.parts)
+        key = (subject, obj, values)
+        found = self._checks.get(key)
+        if found is None:
+            found = self._checks[key] = self._fact_checks(subject, obj, values, ctx.labels)
+        return found
+
+    def _fact_checks(self, subject: tuple, obj: tuple, values: tuple, labels: dict) -> list[tuple]:
+        """The fact checks of these subject, object and value nodes (each combination of str ids)."""
         checks = []
         for s in subject:
             for o in obj:
                 for v in values:
                     if isinstance(s, str) and isinstance(o, str) and isinstance(v, str):
-                        use_via = self.via if self.via and ctx.labels.get(s) != self.spec.get("subject_label") else ()
+                        use_via = self.via if self.via and labels.get(s) != self.spec.get("subject_label") else ()
                         checks.append(("fact", self.spec["relation"], s, o, self.spec["qualifier"], v, use_via))
         return checks
 
@@ -188,16 +217,26 @@ class Graph(Node):
 
     def ev(self, env, ctx, answers):
         """Decided by the answers; with ``ctx.memo`` (answers that never change), once per distinct
-        bound inputs (the slot values and the chart hops that derived them)."""
+        bound values: the memo keeps which answer held and which argument's chart hops begin and end
+        its witness, and the witness is rebuilt from this chart's chains."""
         memo = ctx.memo
         if memo is None:
             return self._decide(env, ctx, answers)
         b = ctx.bindings
-        key = (self, *[_chain_key(a.bound(env, b)) for a in self.inputs])
-        found = memo.get(key)
-        if found is None:
-            found = memo[key] = self._decide(env, ctx, answers)
-        return found
+        slots, bounds, key = b.slots, [], [self]
+        for a in self.inputs:  # Arg.bound, inlined: this is the reading's hottest loop
+            bd = env.get(a.local)
+            if bd is None:
+                bd = slots.get(a.name)
+            if a.path:
+                bd = follow(bd, a.path, b)
+            bounds.append(bd)
+            key.append(None if bd is None else (bd.value, len(bd.chain)))
+        key = tuple(key)
+        shape = memo.get(key)
+        if shape is None:
+            shape = memo[key] = self._shape(env, ctx, answers, bounds)
+        return self._rebuild(shape, bounds)
 
     def _decide(self, env, ctx, answers):
         for check in self.checks(env, ctx):
@@ -215,6 +254,37 @@ class Graph(Node):
                     wits.append(("qualifier", hops[-1][3], check[3], check[4], check[5], chain, hops[-1][4]))
                 return True, wits, []
         return FAIL
+
+    def _shape(self, env, ctx, answers, bounds) -> tuple | None:
+        """What ``_decide`` found, without this chart's chains: () (false); ("same",) (identity of two
+        phases); or ("graph", hops, start, end, qualifier): the index among the inputs of the argument whose
+        chain starts the witness, the slot it ends at, the qualifier hop with the index of its chain."""
+        ok, wits, _ = self._decide(env, ctx, answers)
+        if not ok:
+            return ()
+        if wits[0][0] != "graph":
+            return ("same",)
+        _, hops, start, end = wits[0]
+        chains = [bd.chain if bd is not None else None for bd in bounds]
+        index = (lambda c: None if c is None else chains.index(c))  # noqa: E731
+        qualifier = None
+        if len(wits) > 1:
+            q = wits[1]
+            qualifier = (q[1], q[2], q[3], q[4], index(q[5]), q[6])
+        return ("graph", hops, index(start), end, qualifier)
+
+    def _rebuild(self, shape, bounds):
+        """The result of ``_decide`` from a memoised shape and this chart's bound inputs."""
+        if not shape:
+            return FAIL
+        if shape[0] == "same":
+            return True, [bounds[i].chain for i in self.end_inputs if bounds[i] is not None], []
+        _, hops, start, end, qualifier = shape
+        wits = [("graph", hops, None if start is None else bounds[start].chain, end)]
+        if qualifier is not None:
+            fid, obj, role, value, chain, src = qualifier
+            wits.append(("qualifier", fid, obj, role, value, None if chain is None else bounds[chain].chain, src))
+        return True, wits, []
 
     def need(self, env, ctx, out):
         checks = self.checks(env, ctx)
@@ -241,11 +311,6 @@ class Graph(Node):
         start = next((bd.chain for _, bd in slots if bd and bd.value == hops[0][0]), None)
         end = next((str(s) for s, bd in slots if bd and bd.value == hops[-1][2] and len(bd.chain) == 1), None)
         return start, end
-
-
-def _chain_key(bound: Bound | None):
-    """A bound value as a key: its chain (which ends at the value; hashed without Python code)."""
-    return bound.chain if bound is not None else None
 
 
 def _chain(bound: Bound | None) -> list:

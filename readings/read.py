@@ -18,8 +18,8 @@ from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.evaluate import Context, compile_condition, need_every
-from leishen.readings.index import RuleIndex, present_pairs
+from leishen.readings.evaluate import Context, chart_decides, compile_condition, need_every
+from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates, present_pairs
 from leishen.readings.answers import Hops, Lazy, check_params
 from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
@@ -60,6 +60,7 @@ class Reader:
         self._fact_tables()
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
         self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system) for r in self.data.rules}
+        self.chart_only = frozenset(f for f, node in self.compiled.items() if chart_decides(node))
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
         self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
         for r in self.requires:
@@ -71,8 +72,10 @@ class Reader:
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
         for e in self.data.edges:
             sources[(e.type, e.dst)].add(e.src)
-        self.requires_index = RuleIndex(self.requires, locals_of, sources)
-        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True)
+        functional = functional_predicates(self.vocab)
+        self.requires_index = RuleIndex(self.requires, locals_of, sources, functional=frozenset(functional))
+        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True, functional=frozenset(functional))
+        self.derived = self._derived_pairs(functional)
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
@@ -87,6 +90,17 @@ class Reader:
         self._chosen: dict = {}
         self.made = Made(self)
         self._scopes: dict = {}
+        self._pairs: dict = {}  # an instance's own index pairs, by its (shared) local dict
+
+    def _derived_pairs(self, functional: dict) -> dict:
+        """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
+        (a chart-decided condition, a slot with suffixes, a functional predicate from its fact table, a
+        local of the instance ``at`` names)."""
+        table = fact_values(self.data.facts, functional)
+        derived = defaultdict(list)
+        for where, key in sorted(self.requires_index.derived | self.others_index.derived, key=repr):
+            derived[where].append((key, derived_reader(key, self.vocab, functional, table)))
+        return dict(derived)
 
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
@@ -208,19 +222,19 @@ class Reader:
             others = [r for r in self._chosen[key] if self._in_scope(r, ctx)]
             possible = only  # the chosen patterns come with every REQUIRES rule of theirs (select)
         else:
-            present = present_pairs(b)
+            present = present_pairs(b, self.derived, ctx, self._pairs)
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
         checks: set = set()
+        early: dict = {}
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
             answers = Lazy(self)
         else:  # one round trip for the checks that can change the reading
             ctx = replace(ctx, undecided=self._need_patterns(possible, ctx, checks))
             if others is None:
                 others = self._candidates(present, ctx.undecided, ctx)
-            # a rule the chart alone makes false is not evaluated again
-            others = [r for r in others if self.compiled[r.fact].need({}, ctx, checks) is not False]
+            others, early = self._need_others(others, ctx, checks)
             answers = self.answer(checks | set(lore.values()))
         findings, held = self._patterns(possible, ctx, answers,
                                         maybe=None if self.cache else ctx.undecided)
@@ -233,7 +247,7 @@ class Reader:
         counts["out_of_scope"] = len(self.rules) - counts["rules_in_scope"]
         concepts = self._slot_concepts(ctx)
         for rule in others:
-            ok, wits, where = self.compiled[rule.fact].ev({}, ctx, answers)
+            ok, wits, where = early.get(rule.fact) or self.compiled[rule.fact].ev({}, ctx, answers)
             if ok:
                 findings.append(self.made.rule(rule, wits, where, ctx, concepts))
         if lore:
@@ -248,6 +262,22 @@ class Reader:
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
+
+    def _need_others(self, others: list, ctx: Context, checks: set) -> tuple[list, dict]:
+        """(the rules that may hold, the results of those the chart alone decided): the checks of the
+        others are collected into *checks*; a rule the chart alone makes false is not evaluated again,
+        one it decides is evaluated once, here."""
+        kept, early = [], {}
+        for rule in others:
+            node = self.compiled[rule.fact]
+            if rule.fact in self.chart_only:
+                found = node.ev({}, ctx, {})
+                if found[0]:
+                    kept.append(rule)
+                    early[rule.fact] = found
+            elif node.need({}, ctx, checks) is not False:
+                kept.append(rule)
+        return kept, early
 
     def _candidates(self, present: dict, patterns, ctx: Context) -> list:
         """The in-scope rules (other than REQUIRES) the chart may meet, given the patterns that hold (or
@@ -358,11 +388,16 @@ def condition_topic(call) -> str | None:
 
 def tally(findings: list[dict]) -> dict:
     """Per topic (None = the general reading): how many findings of each polarity."""
-    out: dict = {}
+    counted: dict = defaultdict(int)
     for f in findings:
-        row = out.setdefault(f["topic"] or "general", {m: 0 for m in POLARITY_MARKS})
-        if f["polarity"] in row:
-            row[f["polarity"]] += 1
+        counted[(f["topic"] or "general", f["polarity"])] += 1
+    out: dict = {}
+    for (topic, polarity), n in counted.items():  # topics in the order of their first finding
+        row = out.get(topic)
+        if row is None:
+            row = out[topic] = dict.fromkeys(POLARITY_MARKS, 0)
+        if polarity in row:
+            row[polarity] += n
     return out
 
 

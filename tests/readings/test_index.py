@@ -70,3 +70,31 @@ def test_the_checks_a_reading_asks_decide_it_as_every_answer_does():
             a, b = cached.read(chart, topic=topic), asking.read(chart, topic=topic)
             assert a["findings"] == b["findings"], (moment, topic)
             assert 0 < b["counts"]["checks"]
+
+
+def _keys(when: str, system: str, r=None):
+    from leishen.readings.index import functional_predicates
+    r = r or reader()
+    call, _ = parse_condition(when, schema=r.data_schema, index=r.lex.index, system_hint=system)
+    locals_of = {name: set(sdef["locals"]) for name, sdef in r.vocab.scopes.items()}
+    return necessary_keys(call, locals_of, functional=frozenset(functional_predicates(r.vocab)))
+
+
+def test_derived_pairs_key_suffixes_at_and_functional_predicates():
+    """The index keys on what the chart derives: the node a suffix reaches, the local of the instance an
+    at() names, the stage a fact gives; a rule of one stage is not tried where the stage is another."""
+    from leishen.loaders.conditions import Call, Slot
+    from leishen.readings.index import At
+    assert _keys("eq(初傳.將, General.白虎)", "liuren") == [
+        (None, frozenset({(Slot("初傳", ("將",)), "General:bai_hu")}))]
+    assert _keys("at(值使宮, eq(門, Gate.休門))", "qimen") == [
+        (None, frozenset({(At(Slot("值使宮"), "門"), "Gate:xiu")}))]
+    assert _keys("stage(日干, 初傳, LifeStage.長生)", "liuren") == [
+        (None, frozenset({(Call("stage", (Slot("日干"), Slot("初傳"))), "LifeStage:chang_sheng")}))]
+    r = reader()
+    for moment in _moments(20, seed=13):
+        chart = leishen.chart(moment)
+        reading = r.read(chart, topic="*", lore=False, trail=False)
+        stages = {h["node"]["id"] for f in reading["findings"] if f["rule"]["fact"].startswith("facts/000/changsheng")
+                  for h in f["path"] if h.get("node", {}).get("label") == "LifeStage"}
+        assert stages, moment  # some stage rule holds in every chart: the 長生 stages of its slots

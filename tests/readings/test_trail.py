@@ -24,3 +24,16 @@ def test_qimen_trail():
     trail = leishen.read("2026-12-01T10:00+09:00")["trail"]["qimen"]
     assert (trail["term"], trail["yuan"], trail["fu_tou"], trail["dun"], trail["ju"], trail["method"]) == \
         ("小雪", "上元", "己酉", "陰", 5, "chai_bu")
+
+
+def test_trail_steps_are_each_readings_own():
+    """The steps of a board are worked out once; each trail gets its own copy, so changing one changes no other."""
+    from leishen.readings.trail import chart_trail
+    chart = leishen.chart("2017-09-21T05:00+08:00")
+    first = chart_trail(chart)["liuren"]["steps"]
+    again = chart_trail(chart)["liuren"]["steps"]
+    assert first == again and len(first) == 3
+    first[0]["candidates"].clear()
+    first[2]["depths"][0]["depth"] = 99
+    first.append({"step": "?"})
+    assert chart_trail(chart)["liuren"]["steps"] == again and again[2]["depths"][0]["depth"] == 1

@@ -1,0 +1,87 @@
+"""The lore readings' store (readings/lore_cache.py): a finding handed out again is the one the reading
+would make afresh; without the cache every reading still asks the backend; the store stays bounded."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+import leishen
+from leishen.readings import reader
+from leishen.readings.lore_cache import LoreStore, lore_store
+
+LORE = {"kin", "stages", "vigour", "relations", "leixiang", "shensha"}
+TOPICS = (None, "*", "人物")
+
+
+def _charts(n: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    start = datetime(1950, 1, 1, tzinfo=timezone(timedelta(hours=8)))
+    return [leishen.chart(start + timedelta(minutes=rng.randrange(100 * 365 * 24 * 60))) for _ in range(n)]
+
+
+def _lore(reading: dict) -> list[dict]:
+    return [f for f in reading["findings"] if f["query"] in LORE]
+
+
+@pytest.fixture(scope="module")
+def asking():
+    from leishen.backends import get_backend
+    from leishen.readings.read import Reader
+    return Reader(get_backend("networkx"), cache=False)
+
+
+def test_a_kept_finding_is_the_one_made_afresh():
+    """Readings of new charts by a reader whose store holds other charts' findings equal the readings
+    made with an empty store: every key holds all a finding depends on."""
+    r = reader()
+    for chart in _charts(30, seed=21):
+        for topic in TOPICS:
+            r.read(chart, topic=topic)
+    later = _charts(30, seed=22)
+    kept = [_lore(r.read(chart, topic=topic)) for chart in later for topic in TOPICS]
+    fresh = []
+    for chart in later:
+        for topic in TOPICS:
+            r.lore_answers.pop("store", None)
+            fresh.append(_lore(r.read(chart, topic=topic)))
+    assert kept == fresh
+    assert sum(len(f) for f in kept) > 30 * len(TOPICS)  # kin, stages, vigour at least, for each reading
+
+
+def test_without_the_cache_each_reading_asks_the_backend(asking):
+    """Cache off: each reading asks relations_among and relations_from once, the same chart read twice
+    included; with the cache on, a chart already read asks neither again."""
+    chart = _charts(1, seed=23)[0]
+    cached = reader()
+    for r, wanted in ((asking, 2), (cached, 0)):
+        r.read(chart, topic="*")
+        asked, run = [], r.backend.run
+
+        def counting(name, **params):
+            asked.append(name)
+            return run(name, **params)
+        r.backend.run = counting
+        try:
+            r.read(chart, topic="*")
+            r.read(chart, topic="*")
+        finally:
+            del r.backend.run
+        assert asked.count("relations_among") == asked.count("relations_from") == wanted, asked
+
+
+def test_the_store_is_emptied_past_its_limit():
+    """Past its limit the store drops its findings and the lists made of them (a finding handed out
+    stays valid); what is asked then is made again."""
+    store = LoreStore(limit=2)
+    for i in range(5):
+        assert store.finding(("f", i), dict, {"n": i}) == {"n": i}
+        assert store.kept(("list", i), list, (i,)) == [i]
+        assert len(store.found) <= 2 and len(store.lists) <= 2
+    assert set(store.found) == {("f", 4)} and set(store.lists) == {("list", 4)}
+
+
+def test_the_store_is_the_readers_own(asking):
+    assert lore_store(asking) is lore_store(asking) is not lore_store(reader())
