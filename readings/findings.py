@@ -24,14 +24,14 @@ def path_nodes(walk: list) -> list[str]:
     return [h["node"]["id"] for h in walk if "node" in h]
 
 
-def finding(*, id: str, system: str, topic: str | None, query: str, rule: dict, polarity: str | None,
-            judgment: str, bindings: dict, path: list, evidence: list, meaning: dict | None, src: list,
-            variant: str | None, options: dict) -> dict:
+def finding(*, finding_id: str, system: str, topic: str | None, query: str, rule: dict,
+            polarity: str | None, judgment: str, bindings: dict, path: list, evidence: list,
+            meaning: dict | None, src: list, variant: str | None, options: dict) -> dict:
     """The finding JSON (see docs/readings.md); *rule*, *src*, *meaning* and the walks are shared pieces."""
-    return {"id": id, "system": system, "topic": topic, "query": query, "rule": rule, "polarity": polarity or None,
-            "certainty": "needs_judgment" if judgment else "holds", "judgment": judgment or None,
-            "bindings": bindings, "path": path, "evidence": evidence, "meaning": meaning, "src": src,
-            "variant": variant or None, "options": options}
+    return {"id": finding_id, "system": system, "topic": topic, "query": query, "rule": rule,
+            "polarity": polarity or None, "certainty": "needs_judgment" if judgment else "holds",
+            "judgment": judgment or None, "bindings": bindings, "path": path, "evidence": evidence,
+            "meaning": meaning, "src": src, "variant": variant or None, "options": options}
 
 
 def _scoped(id_: str, where: list) -> str:
@@ -52,7 +52,9 @@ class Made:
     the rule, its witnesses, the scope instances it held in, the school options and the slot a
     Concept of the fact stands for, so a finding already made is handed out again (findings are
     read-only). The store keeps two generations of at most *limit* entries: when the newer grows past
-    it (checked between readings) it becomes the older, and a finding found in the older is kept on."""
+    it (checked between readings) it becomes the older (the oldest is dropped), and a finding found
+    in the older is kept in the newer too. A new finding is assembled from the pieces (walks, hops,
+    nodes, meanings) of :class:`Pieces`, made once per witness, fact and node."""
 
     def __init__(self, reader, limit: int = FINDING_LIMIT):
         self.r, self.limit = reader, limit
@@ -134,7 +136,8 @@ class Made:
         concept = concepts.get(fact.subject)
         keys = self._keys(wits) if wits else ()
         key = (rule.fact, keys, tuple(where) if where else (),
-               self._options.get(rule.system) or self.options_key(ctx, rule.system), concept.chain if concept else None)
+               self._options.get(rule.system) or self.options_key(ctx, rule.system),
+               concept.chain if concept else None)
         found = self.store.get(key) or self._kept(key)
         if found is None:
             pieces = self._pieces(wits, keys)
@@ -146,14 +149,16 @@ class Made:
         return found
 
     def _rule_finding(self, rule, fact: Fact, pieces: list[Piece], where: list, ctx, concepts: dict) -> dict:
+        """A rule's finding made from its witnesses' pieces."""
         p = self.pieces
         head, binds, rest = self.walk_to(fact.subject, pieces, concepts)
         path = head + [p.hop(fact), p.node(fact.object)]
         id_, topic, rule_json, src = self._rule_parts(rule, fact)
-        return finding(id=_scoped(id_, where), system=rule.system, topic=topic, query="rules", rule=rule_json,
-                       polarity=rule.polarity, judgment=rule.judgment, bindings=_bindings(binds, rest), path=path,
-                       evidence=[x.walk for x in rest], meaning=p.meaning(path[-1]), src=src,
-                       variant=fact.variant, options=ctx.bindings.options.get(rule.system, {}))
+        return finding(finding_id=_scoped(id_, where), system=rule.system, topic=topic, query="rules",
+                       rule=rule_json, polarity=rule.polarity, judgment=rule.judgment,
+                       bindings=_bindings(binds, rest), path=path, evidence=[x.walk for x in rest],
+                       meaning=p.meaning(path[-1]), src=src, variant=fact.variant,
+                       options=ctx.bindings.options.get(rule.system, {}))
 
     def _rule_parts(self, rule, fact: Fact) -> tuple:
         """(the finding's id without its scope instances, its topic's name, its rule, its src) of a
@@ -213,7 +218,7 @@ class Made:
             polarity = m.polarity if m and m.polarity else first_rule.polarity
             topic = dict(m.qualifiers).get("topic") if m else None
             rule_json, src = self._parts_of(m or req, r.props[pattern]["name"])
-            out.append(finding(id=_scoped(f"{first_rule.system}/patterns/{(m or req).id}", where),
+            out.append(finding(finding_id=_scoped(f"{first_rule.system}/patterns/{(m or req).id}", where),
                                system=first_rule.system, topic=r.props[topic]["name"] if topic else None,
                                query="patterns", rule=rule_json, polarity=polarity, judgment=judgment,
                                bindings=bindings, path=full, evidence=evidence, meaning=p.meaning(full[-1]),

@@ -94,7 +94,9 @@ class Piece:
 
 
 class Pieces:
-    """The pieces of one reader's findings (its node catalogue *props*), kept by what they are."""
+    """The pieces of one reader's findings (its node catalogue *props*), kept by what they are: the
+    walks of the witnesses (at most *limit*, emptied past it), the hops of the facts, the path nodes
+    and meanings of the nodes (as many as the graph has)."""
 
     def __init__(self, props: dict, limit: int = PIECE_LIMIT):
         self.props, self.limit = props, limit
