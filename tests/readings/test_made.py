@@ -19,9 +19,9 @@ MADE = {"rules", "patterns"}
 
 
 def _charts(n: int, seed: int) -> list[dict]:
-    rng = random.Random(seed)
-    start = datetime(1950, 1, 1, tzinfo=timezone(timedelta(hours=8)))
-    return [leishen.chart(start + timedelta(minutes=rng.randrange(100 * 365 * 24 * 60))) for _ in range(n)]
+    """Charts of *n* random hours of 1950–2049 (UTC+8)."""
+    rng, start = random.Random(seed), datetime(1950, 1, 1, tzinfo=timezone(timedelta(hours=8)))
+    return [leishen.chart(start + timedelta(hours=rng.randrange(100 * 8766))) for _ in range(n)]
 
 
 def _made(reading: dict) -> list[dict]:
