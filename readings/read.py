@@ -160,8 +160,8 @@ class Reader:
         return rule.fact in self._scope(ctx)[0]
 
     def _scope(self, ctx: Context) -> tuple[frozenset, list]:
-        """(the in-scope rule facts, the pattern cases to try: (pattern, its in-scope REQUIRES rules)) of
-        a reading of these systems and topics (kept per such pair)."""
+        """(the in-scope rule facts, the pattern cases to try: (pattern, its in-scope REQUIRES rules, their
+        facts)) of a reading of these systems and topics (kept per such pair)."""
         key = (ctx.bindings.systems, ctx.topics)
         found = self._scopes.get(key)
         if found is None:
@@ -169,7 +169,8 @@ class Reader:
             facts = frozenset(r.fact for r in self.rules if r.system in systems
                               and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in ctx.topics))
             cases = [(pattern, [r for r in rules if r.fact in facts]) for (pattern, _), rules in self.cases.items()]
-            found = self._scopes[key] = (facts, [(p, rules) for p, rules in cases if rules])
+            found = self._scopes[key] = (facts, [(p, rules, frozenset(r.fact for r in rules)) for p, rules in cases
+                                                 if rules])
         return found
 
     def answer(self, checks: set) -> dict:
@@ -337,12 +338,10 @@ class Reader:
         s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
         return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
 
-    def _cases(self, possible: set, ctx: Context):
+    def _cases(self, possible: set, ctx: Context) -> list:
         """The cases of the patterns to try, in order: (pattern, the case's in-scope REQUIRES rules); a
         case with a row the chart cannot meet (not in *possible*) is left out."""
-        for pattern, rules in self._scope(ctx)[1]:
-            if all(r.fact in possible for r in rules):
-                yield pattern, rules
+        return [(pattern, rules) for pattern, rules, facts in self._scope(ctx)[1] if facts <= possible]
 
     def _need_patterns(self, possible: set, ctx: Context, out: set) -> frozenset:
         """Collect the checks that decide the patterns (every case up to the first the chart alone
