@@ -14,7 +14,7 @@ import json
 
 from leishen.loaders.records import Fact
 
-PIECE_LIMIT = 100_000  # walks kept (a few tens of MB at most); emptied past it, between readings
+PIECE_LIMIT = 30_000  # walks kept (about 60 MB at most, most of it shared with the findings kept)
 
 
 def node_json(node_id, props: dict[str, dict], slot: str | None = None) -> dict:
