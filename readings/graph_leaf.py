@@ -1,0 +1,191 @@
+"""The graph predicates of a condition (``has`` ``isa`` ``rel`` ``generates`` ``overcomes``
+``same_phase`` ``stage`` ``vigour`` ``kin``): grounded into checks on node ids — a typed path between two
+nodes, or a reified fact with given parts, as the vocabulary defines the predicate — and decided by the
+backend's answers. See :mod:`leishen.readings.evaluate`.
+"""
+
+from __future__ import annotations
+
+from leishen.loaders.conditions import Call, Rel, Slot, Vocabulary
+from leishen.readings.bindings import Bindings
+from leishen.readings.predicates import FAIL, Arg, Context, Node, follow
+
+SYMMETRIC = frozenset(("CLASHES", "COMBINES", "HARMS", "BREAKS", "STEM_COMBINES"))
+GRAPH_PREDICATES = ("has", "isa", "rel", "generates", "overcomes", "same_phase", "stage", "vigour", "kin")
+
+
+class Graph(Node):
+    """A graph predicate: grounded into checks on node ids (a typed path, or a reified fact with given
+    parts), decided by the backend's answers; the witness starts with the chart hops of its slot."""
+
+    __slots__ = ("pred", "ends", "rel", "template", "spec", "parts", "via", "slot_args", "_checks", "inputs", "end_inputs")
+
+    def __init__(self, call: Call, vocab: Vocabulary):
+        pdef = vocab.predicates[call.pred]
+        self.pred = call.pred
+        self.ends = [Arg(a, vocab) for a in call.args if not isinstance(a, Rel)]
+        self.rel = next((x for x in call.args if isinstance(x, Rel)), None)
+        self.template, self.spec = pdef.get("path"), pdef.get("fact")
+        self.parts, self.via, named = [], (), []
+        if self.spec is not None:
+            varargs = len(pdef["args"]) - 1 if pdef["args"][-1].endswith("*") else None
+            self.parts = [self._part(self.spec[k], varargs, vocab) for k in ("subject", "object", "value")]
+            self.via = tuple((s.lstrip("~"), "in" if s.startswith("~") else "out")
+                             for s in self.spec.get("subject_via", ()))
+            named = [a for k, part in zip(("subject", "object"), self.parts)  # chart slots the definition names
+                     if not str(self.spec[k]).startswith("$") for a in part]
+        self.slot_args = [a for a in self.ends if a.slot is not None] + named  # witnesses start / end here
+        self._checks: dict = {}
+        every = {id(a): a for a in (*self.ends, *(a for part in self.parts for a in part))}
+        self.inputs = [a for a in every.values() if a.slot is not None]  # what a result depends on
+        self.end_inputs = [i for i, a in enumerate(self.inputs) if any(a is e for e in self.ends)]
+
+    def _part(self, ref: str, varargs: int | None, vocab: Vocabulary) -> list[Arg]:
+        """The arguments a fact-template part names: ``$N`` (all the rest for a varargs one), or a slot."""
+        if ref.startswith("$"):
+            i = int(ref[1:])
+            return self.ends[i:] if i == varargs else self.ends[i:i + 1]
+        return [Arg(Slot(ref), vocab)]
+
+    def checks(self, env: dict, ctx: Context) -> list[tuple]:
+        """The ground checks (several for alternatives, e.g. two vigours); [] when a slot is unbound."""
+        b = ctx.bindings
+        if self.template is not None:
+            a, z = self.ends[0].value(env, b), self.ends[1].value(env, b)
+            if not isinstance(a, str) or not isinstance(z, str):
+                return []
+            key = (a, z)
+            found = self._checks.get(key)
+            if found is None:
+                found = self._checks[key] = [("path", a, self._steps(a, z, ctx.labels), z)]
+            return found
+        subject, obj, values = (tuple([x.value(env, b) for x in part]) for part in self.parts)
+        key = (subject, obj, values)
+        found = self._checks.get(key)
+        if found is None:
+            found = self._checks[key] = self._fact_checks(subject, obj, values, ctx.labels)
+        return found
+
+    def _fact_checks(self, subject: tuple, obj: tuple, values: tuple, labels: dict) -> list[tuple]:
+        """The fact checks of these subject, object and value nodes (each combination of str ids)."""
+        checks = []
+        for s in subject:
+            for o in obj:
+                for v in values:
+                    if isinstance(s, str) and isinstance(o, str) and isinstance(v, str):
+                        use_via = self.via if self.via and labels.get(s) != self.spec.get("subject_label") else ()
+                        checks.append(("fact", self.spec["relation"], s, o, self.spec["qualifier"], v, use_via))
+        return checks
+
+    def _steps(self, a: str, z: str, labels: dict) -> tuple:
+        """The concrete steps of the path template between *a* and *z*: ``((type, dir), …)``; an
+        optional ``HAS_ELEMENT?`` step is left out at an end that is an Element itself."""
+        steps = []
+        for i, step in enumerate(self.template):
+            if step == "$2":
+                rel = self.rel
+                steps.append((rel.type, "either" if rel.type in SYMMETRIC else ("in" if rel.reverse else "out")))
+                continue
+            optional, name = step.endswith("?"), step.rstrip("?")
+            reverse, name = name.startswith("~"), name.lstrip("~")
+            if optional and labels.get(a if i == 0 else z) == "Element":
+                continue
+            steps.append((name, "in" if reverse else "out"))
+        return tuple(steps)
+
+    def ev(self, env, ctx, answers):
+        """Decided by the answers; with ``ctx.memo`` (answers that never change), once per distinct
+        bound values: the memo keeps which answer held and which argument's chart hops begin and end
+        its witness, and the witness is rebuilt from this chart's chains."""
+        memo = ctx.memo
+        if memo is None:
+            return self._decide(env, ctx, answers)
+        b = ctx.bindings
+        slots, bounds, key = b.slots, [], [self]
+        for a in self.inputs:  # Arg.bound, inlined: this is the reading's hottest loop
+            bd = env.get(a.local)
+            if bd is None:
+                bd = slots.get(a.name)
+            if a.path:
+                bd = follow(bd, a.path, b)
+            bounds.append(bd)
+            key.append(None if bd is None else (bd.value, len(bd.chain)))
+        key = tuple(key)
+        shape = memo.get(key)
+        if shape is None:
+            shape = memo[key] = self._shape(env, ctx, answers, bounds)
+        return self._rebuild(shape, bounds)
+
+    def _decide(self, env, ctx, answers):
+        for check in self.checks(env, ctx):
+            if check[0] == "path" and not check[2]:  # two phases (納音 slots, Element.金): same_phase is identity
+                if check[1] != check[3]:
+                    return FAIL
+                bounds = (a.bound(env, ctx.bindings) for a in self.ends if a.slot is not None)
+                return True, [bd.chain for bd in bounds if bd is not None], []
+            hops = answers.get(check)
+            if hops:
+                start, end = self._ends(env, ctx.bindings, hops)
+                wits = [("graph", hops, start, end)]
+                if check[0] == "fact":  # the fact's object –OBJECT← the fact –QUALIFIER→ its qualifier's value
+                    chain = self._chain_of(env, ctx.bindings, check[3])
+                    wits.append(("qualifier", hops[-1][3], check[3], check[4], check[5], chain, hops[-1][4]))
+                return True, wits, []
+        return FAIL
+
+    def _shape(self, env, ctx, answers, bounds) -> tuple | None:
+        """What ``_decide`` found, without this chart's chains: () (false); ("same",) (identity of two
+        phases); or ("graph", hops, start, end, qualifier): the index among the inputs of the argument whose
+        chain starts the witness, the slot it ends at, the qualifier hop with the index of its chain."""
+        ok, wits, _ = self._decide(env, ctx, answers)
+        if not ok:
+            return ()
+        if wits[0][0] != "graph":
+            return ("same",)
+        _, hops, start, end = wits[0]
+        chains = [bd.chain if bd is not None else None for bd in bounds]
+        index = (lambda c: None if c is None else chains.index(c))  # noqa: E731
+        qualifier = None
+        if len(wits) > 1:
+            q = wits[1]
+            qualifier = (q[1], q[2], q[3], q[4], index(q[5]), q[6])
+        return ("graph", hops, index(start), end, qualifier)
+
+    def _rebuild(self, shape, bounds):
+        """The result of ``_decide`` from a memoised shape and this chart's bound inputs."""
+        if not shape:
+            return FAIL
+        if shape[0] == "same":
+            return True, [bounds[i].chain for i in self.end_inputs if bounds[i] is not None], []
+        _, hops, start, end, qualifier = shape
+        wits = [("graph", hops, None if start is None else bounds[start].chain, end)]
+        if qualifier is not None:
+            fid, obj, role, value, chain, src = qualifier
+            wits.append(("qualifier", fid, obj, role, value, None if chain is None else bounds[chain].chain, src))
+        return True, wits, []
+
+    def need(self, env, ctx, out):
+        checks = self.checks(env, ctx)
+        if not checks:
+            return False
+        if checks[0][0] == "path" and not checks[0][2]:  # a path of no step: decided here, never asked
+            return checks[0][1] == checks[0][3]
+        out.update(checks)
+        return None
+
+    def _chain_of(self, env: dict, b: Bindings, node: str):
+        """The chain of the predicate's slot argument bound to *node* (None when none is)."""
+        for a in self.ends:
+            if a.slot is not None:
+                bound = a.bound(env, b)
+                if bound and bound.value == node:
+                    return bound.chain
+        return None
+
+    def _ends(self, env: dict, b: Bindings, hops: list) -> tuple:
+        """(the chain of the slot a graph witness starts from, or None; the slot it ends at, or None). The
+        slots are the predicate's arguments and the chart slots its definition names (kin: 日干)."""
+        slots = [(a.slot, a.bound(env, b)) for a in self.slot_args]
+        start = next((bd.chain for _, bd in slots if bd and bd.value == hops[0][0]), None)
+        end = next((str(s) for s, bd in slots if bd and bd.value == hops[-1][2] and len(bd.chain) == 1), None)
+        return start, end
