@@ -22,6 +22,7 @@ from leishen.loaders.schema import Schema, ontology_dir
 
 POLARITIES = ("吉", "凶", "平", "混")
 LOGIC = ("all", "any", "not", "some", "every", "at")
+TRANSMISSIONS = ("初傳", "中傳", "末傳")  # the slots ``at`` names a transmission by (scope 傳)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +201,7 @@ class _Checker:
 
     def _scope_of(self, slot: Slot, node: ast.AST) -> str:
         """The scope whose instance ``at(slot, …)`` names."""
-        if slot.name in ("初傳", "中傳", "末傳") and not slot.path:
+        if slot.name in TRANSMISSIONS and not slot.path:
             return "傳"
         label = self.label_of(slot, node)
         if label == "Palace":

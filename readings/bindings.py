@@ -28,6 +28,7 @@ from lunar_python.util import LunarUtil
 from leishen.engine.calendar import BRANCHES, STEMS, sexagenary_index
 from leishen.engine.liuren.tables import STEM_LODGING
 from leishen.engine.qimen.plate import xun_of_hour
+from leishen.loaders.conditions import TRANSMISSIONS
 
 #: chart hop types (marked ``chart: true`` in a path; never edges of the graph)
 PLATE_OVER = "PLATE_OVER"  # earth position → the heaven branch over it (上神)
@@ -275,7 +276,7 @@ def _lessons_and_transmissions(lessons, transmissions, board: tuple, lex: Lexico
         if upper in rides:
             local["將"] = sh.hop(local["上"], RIDDEN_BY, rides[upper])
         lesson_scope.append((f"課{i}", local))
-    for name, t in zip(("初傳", "中傳", "末傳"), transmissions):
+    for name, t in zip(TRANSMISSIONS, transmissions):
         node = br(t)
         local = {"上": sh.root(name, node)}
         if node is not None:

@@ -60,6 +60,9 @@ class All(Node):
         subs = self.subs if self.order is None else [self.subs[k] for k in self.order]
         return need_every([(sub, env) for sub in subs], ctx, out)  # in any order: the same checks
 
+    def parts(self):
+        return self.subs
+
 
 class Any(Node):
     __slots__ = ("subs",)
@@ -77,6 +80,9 @@ class Any(Node):
     def need(self, env, ctx, out):
         return need_first([(sub, env) for sub in self.subs], ctx, out)
 
+    def parts(self):
+        return self.subs
+
 
 class Not(Node):
     __slots__ = ("sub",)
@@ -90,6 +96,9 @@ class Not(Node):
     def need(self, env, ctx, out):
         got = self.sub.need(env, ctx, out)
         return None if got is None else not got
+
+    def parts(self):
+        return (self.sub,)
 
 
 class Ranging(Node):
@@ -106,6 +115,9 @@ class Ranging(Node):
         inputs = _need_inputs(body)
         if inputs is not None:
             self.body = Remembered(body, inputs)
+
+    def parts(self):
+        return (self.body,)
 
     def instances(self, env: dict, ctx: Context) -> list[tuple[str, dict]]:
         """The instances the body is tried in. ``some`` whose body needs ``eq(local, X)`` tries only the
@@ -150,19 +162,13 @@ class Ranging(Node):
 
 def cost(node: Node) -> int:
     """How much a node costs to decide, to order the parts of an ``all``: a leaf the chart or the request
-    decides 1, a graph predicate 4, a logic node or a range over a scope the sum of its parts (a range:
-    times the instances it may try)."""
-    if isinstance(node, Remembered):
-        return cost(node.node)
+    decides 1, a graph predicate 4, a logic node the sum of its parts, a range over a scope its body's
+    times the instances it may try."""
     if isinstance(node, Graph):
         return 4
-    if isinstance(node, (All, Any)):
-        return sum(cost(s) for s in node.subs)
-    if isinstance(node, Not):
-        return cost(node.sub)
     if isinstance(node, Ranging):
         return cost(node.body) * (1 if node.head is not None or node.lead is not None else 9)
-    return 1
+    return sum(cost(p) for p in node.parts()) if node.parts() else 1
 
 
 class Remembered(Node):
@@ -179,6 +185,9 @@ class Remembered(Node):
 
     def ev(self, env, ctx, answers):
         return self.node.ev(env, ctx, answers)
+
+    def parts(self):
+        return (self.node,)
 
     def need(self, env, ctx, out):
         b = ctx.bindings
@@ -220,17 +229,7 @@ def _need_inputs(node: Node) -> list | None:
 
 def chart_decides(node: Node) -> bool:
     """Whether the chart and the request alone decide a condition (no graph predicate, no pattern)."""
-    if isinstance(node, (Graph, PatternLeaf)):
-        return False
-    if isinstance(node, Remembered):
-        return chart_decides(node.node)
-    if isinstance(node, (All, Any)):
-        return all(chart_decides(s) for s in node.subs)
-    if isinstance(node, Not):
-        return chart_decides(node.sub)
-    if isinstance(node, Ranging):
-        return chart_decides(node.body)
-    return True
+    return not isinstance(node, (Graph, PatternLeaf)) and all(chart_decides(p) for p in node.parts())
 
 
 def need_every(parts: list, ctx: Context, out: set) -> bool | None:

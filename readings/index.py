@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from leishen.loaders.conditions import Call, Scope, Slot, Sym
+from leishen.loaders.conditions import TRANSMISSIONS, Call, Scope, Slot, Sym
 from leishen.readings.predicates import Arg
 
 
@@ -108,7 +108,7 @@ def _at_scope(head: Slot, names: set[str], locals_of: dict) -> str | None:
     """The scope whose instance ``at(head, …)`` names, as the evaluation finds it: a transmission by its
     name; else a palace (宮) or an earth position (位), told apart by a local slot only one of them has
     (None when the body names none)."""
-    if head.name in ("初傳", "中傳", "末傳") and not head.path:
+    if head.name in TRANSMISSIONS and not head.path:
         return "傳"
     palace, position = names & locals_of["宮"] - locals_of["位"], names & locals_of["位"] - locals_of["宮"]
     return "宮" if palace and not position else "位" if position and not palace else None

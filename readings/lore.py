@@ -18,10 +18,10 @@ from __future__ import annotations
 from itertools import combinations
 from operator import itemgetter
 
+from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
 from leishen.readings.lore_cache import FactGroup, LoreChecks, SlotRows, lore_store, pair_index
 
-TRANSMISSIONS = ("初傳", "中傳", "末傳")
 RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
 RELATION_SLOTS = {"liuren": ("日干", "日支", "占時", "月將", "月建", "太歲", "初傳", "中傳", "末傳", "本命", "行年"),
                   "qimen": ("日干", "日支", "時干", "時支")}

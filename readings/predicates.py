@@ -143,6 +143,10 @@ class Node:
     def need(self, env: dict, ctx: Context, out: set) -> bool | None:
         return self.ev(env, ctx, {})[0]
 
+    def parts(self) -> tuple:
+        """The nodes this one combines (none for a leaf)."""
+        return ()
+
 
 def _chain(bound: Bound | None) -> list:
     return [bound.chain] if bound else []
