@@ -75,6 +75,7 @@ class Neo4jBackend:
     """A Neo4j server (Community, cluster or Aura) holding the leishen graph."""
 
     name = "neo4j"
+    concurrent_reads = True  # reads from several threads at once (a read session per thread)
 
     def __init__(self, uri: str | None = None, user: str | None = None, password: str | None = None,
                  database: str | None = None, **_ignored):

@@ -10,6 +10,7 @@ the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findings that need 
 from __future__ import annotations
 
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from leishen.errors import LeishenError
@@ -24,6 +25,7 @@ from leishen.readings.answers import Hops, Lazy, check_params
 from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
+from leishen.readings.lore_cache import lore_store
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
@@ -91,6 +93,7 @@ class Reader:
         self.made = Made(self)
         self._scopes: dict = {}
         self._pairs: dict = {}  # an instance's own index pairs, by its (shared) local dict
+        self._pool = None  # the worker thread that asks a server the relation queries (_ask_relations)
 
     def _derived_pairs(self, functional: dict) -> dict:
         """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
@@ -227,6 +230,7 @@ class Reader:
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
         lore = lore_checks(self, b) if lore else {}
+        early_rows = self._ask_relations(b, topic_id) if lore and not self.cache else None
         checks: set = set()
         early: dict = {}
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
@@ -253,8 +257,8 @@ class Reader:
                 findings.append(self.made.rule(rule, wits, where, ctx, concepts))
         if lore:
             findings += lore_findings(self, b, answers, lore)
-            findings += relation_findings(self, b, relation_rows(self, b))
-            rows = slot_relations(self, b, topic_id)
+            among, rows = early_rows.result() if early_rows else self._relations(b, topic_id)
+            findings += relation_findings(self, b, among)
             findings += shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows)
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
@@ -263,6 +267,22 @@ class Reader:
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}
+
+    def _relations(self, b, topic_id: str | None) -> tuple[list, object]:
+        """The rows of the two relation queries of a reading (``relations_among`` for the 刑 沖 破 害 合,
+        ``relations_from`` for the 類神 and 神煞): they depend on the bindings only."""
+        return relation_rows(self, b), slot_relations(self, b, topic_id)
+
+    def _ask_relations(self, b, topic_id: str | None):
+        """On a backend that takes concurrent reads (a server: each thread has its own session), the relation
+        queries asked from a worker thread while this one collects the checks and asks ``rule_checks``
+        (a Future of :meth:`_relations`); else None, and they are asked in turn."""
+        if not getattr(self.backend, "concurrent_reads", False):
+            return None
+        lore_store(self)  # made here, so the worker never makes it too
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leishen-relations")
+        return self._pool.submit(self._relations, b, topic_id)
 
     def _need_others(self, others: list, ctx: Context, checks: set) -> tuple[list, dict]:
         """(the rules that may hold, the results of those the chart alone decided): the checks of the

@@ -73,3 +73,31 @@ def test_a_neo4j_reading_takes_at_most_three_round_trips(neo4j_backend):
     finally:
         del neo4j_backend.run
     assert reading["findings"] and 1 <= len(calls) <= 3, calls
+
+
+def test_without_a_cache_the_relations_are_asked_beside_the_checks(neo4j_backend, readers):
+    """A Neo4j reading without a cache asks relations_among and relations_from from a worker thread
+    while this thread collects the checks and asks rule_checks, and reads the same as NetworkX: 20
+    moments, each read for every topic and as the general reading."""
+    import threading
+
+    neo, nx = Reader(neo4j_backend, cache=False), readers[1]
+    threads = []
+    run = neo4j_backend.run
+
+    def recording(name, **params):
+        threads.append((name, threading.current_thread() is threading.main_thread()))
+        return run(name, **params)
+
+    neo4j_backend.run = recording
+    try:
+        for chart in [leishen.chart(m) for m in _moments(20, seed=7)]:
+            for topic in ("*", None):
+                a, b = neo.read(chart, topic=topic), nx.read(chart, topic=topic)
+                assert [(f["id"], f["path"], f["src"], f["evidence"]) for f in a["findings"]] == \
+                       [(f["id"], f["path"], f["src"], f["evidence"]) for f in b["findings"]]
+                assert a["tally"] == b["tally"]
+    finally:
+        del neo4j_backend.run
+    assert {name for name, main in threads if main} == {"rule_checks"}
+    assert {name for name, main in threads if not main} == {"relations_among", "relations_from"}
