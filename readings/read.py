@@ -229,8 +229,8 @@ class Reader:
             present = present_pairs(b, self.derived, ctx, self._pairs)
             possible = {r.fact for r in self.requires_index.candidates(present)}
             others = None  # the index needs the patterns found
-        lore = lore_checks(self, b) if lore else {}
-        early_rows = self._ask_relations(b, topic_id) if lore and not self.cache else None
+        with_lore, lore = lore, lore_checks(self, b) if lore else {}  # (no checks without a Liu Ren day stem)
+        early_rows = self._ask_relations(b, topic_id) if with_lore and not self.cache else None
         checks: set = set()
         early: dict = {}
         if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
@@ -255,7 +255,7 @@ class Reader:
             ok, wits, where = early.get(rule.fact) or self.compiled[rule.fact].ev({}, ctx, answers)
             if ok:
                 findings.append(self.made.rule(rule, wits, where, ctx, concepts))
-        if lore:
+        if with_lore:
             findings += lore_findings(self, b, answers, lore)
             among, rows = early_rows.result() if early_rows else self._relations(b, topic_id)
             findings += relation_findings(self, b, among)

@@ -65,3 +65,18 @@ def test_the_decade_shensha_where_they_count(reading):
     sha = _by_query(reading, "shensha")
     assert [(_walk(f), f["path"][-1]["slot"], f["meaning"]["zh"], f["src"]) for f in sha.values()] == \
         [(["甲辰旬", "XUN_SHENSHA", "辰"], "課1上", "儀神", ["002:147"])]
+
+
+def test_relations_of_a_chart_without_liuren():
+    """A chart of Qimen alone has no Liu Ren lore (no kin, stages or vigour of transmissions), but the
+    刑 沖 破 害 合 among its own slots (日干 日支 時干 時支) are read as in a chart of every system:
+    2026-03-05 16:00 +08:00 is a 戊寅 day at a 庚申 hour, and 寅 and 申 clash."""
+    from leishen.engine.chart import ChartRequest
+
+    moment = "2026-03-05T16:00+08:00"
+    alone = leishen.read(leishen.chart(moment, request=ChartRequest(systems=("qimen",))))
+    every = leishen.read(moment)
+    qimen = [(f["id"], f["path"], f["src"]) for f in every["findings"] if f["query"] == "relations" and f["system"] == "qimen"]
+    assert qimen and [(f["id"], f["path"], f["src"]) for f in alone["findings"] if f["query"] == "relations"] == qimen
+    assert any("CLASHES" in f["id"] for f in alone["findings"] if f["query"] == "relations")
+    assert not [f for f in alone["findings"] if f["query"] in ("kin", "stages", "vigour", "shensha")]
