@@ -277,18 +277,31 @@ def _scope_key(value, b: Bindings):
     return value
 
 
-def compile_condition(call: Call, vocab: Vocabulary, system: str | None = None) -> Node:
+def compile_condition(call: Call, vocab: Vocabulary, system: str | None = None, interned: dict | None = None) -> Node:
     """The evaluator tree of a parsed condition (see :mod:`leishen.loaders.conditions`) of a rule of
-    *system* (``void`` tests that system's void; None: the void of any system the chart has)."""
+    *system* (``void`` tests that system's void; None: the void of any system the chart has). With
+    *interned*, equal conditions (and equal parts of conditions) of the same system are compiled once,
+    into the same node, so what is kept per node (the graph predicates' memo, the checks of a scope's
+    body) is shared by every rule that has them."""
+    if interned is None:
+        return _compile(call, vocab, system, None)
+    key = (call, system)
+    found = interned.get(key)
+    if found is None:
+        found = interned[key] = _compile(call, vocab, system, interned)
+    return found
+
+
+def _compile(call: Call, vocab: Vocabulary, system: str | None, interned: dict | None) -> Node:
     pred, args = call.pred, call.args
     if pred == "all":
-        return All([compile_condition(a, vocab, system) for a in args])
+        return All([compile_condition(a, vocab, system, interned) for a in args])
     if pred == "any":
-        return Any([compile_condition(a, vocab, system) for a in args])
+        return Any([compile_condition(a, vocab, system, interned) for a in args])
     if pred == "not":
-        return Not(compile_condition(args[0], vocab, system))
+        return Not(compile_condition(args[0], vocab, system, interned))
     if pred in ("some", "every", "at"):
-        return Ranging(pred, args[0], compile_condition(args[1], vocab, system), vocab)
+        return Ranging(pred, args[0], compile_condition(args[1], vocab, system, interned), vocab)
     if pred in GRAPH_PREDICATES:
         return Graph(call, vocab)
     if pred == "pattern":

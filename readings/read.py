@@ -61,7 +61,8 @@ class Reader:
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
         self._fact_tables()
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
-        self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system) for r in self.data.rules}
+        interned: dict = {}  # equal conditions (and parts) compiled once: one node, one memo
+        self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system, interned) for r in self.data.rules}
         self.chart_only = frozenset(f for f, node in self.compiled.items() if chart_decides(node))
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
         self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order

@@ -98,3 +98,27 @@ def test_derived_pairs_key_suffixes_at_and_functional_predicates():
         stages = {h["node"]["id"] for f in reading["findings"] if f["rule"]["fact"].startswith("facts/000/changsheng")
                   for h in f["path"] if h.get("node", {}).get("label") == "LifeStage"}
         assert stages, moment  # some stage rule holds in every chart: the 長生 stages of its slots
+
+
+def test_equal_conditions_are_compiled_into_one_node():
+    """Rules with equal conditions of one system share one compiled node, and so do equal parts of
+    different conditions (the graph predicates' memo and a scope body's kept checks are shared); the
+    same condition of another system is compiled apart (``void`` tests that system's void)."""
+    from collections import defaultdict
+
+    from leishen.readings.evaluate import Ranging, compile_condition
+
+    r = reader()
+    by = defaultdict(list)
+    for rule in r.data.rules:
+        by[(rule.when, rule.system)].append(rule.fact)
+    shared = [facts for facts in by.values() if len(facts) > 1]
+    assert len(shared) > 100
+    assert all(len({id(r.compiled[f]) for f in facts}) == 1 for facts in shared)
+    assert len({id(n) for n in r.compiled.values()}) == len(by)
+    scopes = [p for n in r.compiled.values() for p in getattr(n, "subs", ()) if isinstance(p, Ranging)]
+    assert len({id(p) for p in scopes}) < len(scopes)  # a scope shared by conditions that differ elsewhere
+    interned: dict = {}
+    when = r.data.rules[0].when
+    assert compile_condition(when, r.vocab, "liuren", interned) is compile_condition(when, r.vocab, "liuren", interned)
+    assert compile_condition(when, r.vocab, "liuren", interned) is not compile_condition(when, r.vocab, "qimen", interned)
