@@ -282,7 +282,8 @@ class Reader:
             return None
         lore_store(self)  # made here, so the worker never makes it too
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="leishen-relations")
+            # a few workers, so readings made at once (the HTTP service's threads) do not wait on each other's
+            self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="leishen-relations")
         return self._pool.submit(self._relations, b, topic_id)
 
     def _need_others(self, others: list, ctx: Context, checks: set) -> tuple[list, dict]:
