@@ -11,10 +11,10 @@ Each bound value keeps its *chain*: the chart hops from the slot it was derived 
 path can start at a chart slot and show every hop the chart supplied. Nothing is written into the
 graph.
 
-Charts share what never changes between them (:class:`Shared`, one per Lexicon): one Bound per
-(slot, node) and per hop from a shared Bound, and the scope instances of a section already seen (the
-twelve positions of a Liu Ren plate with its generals, the nine palaces of a Qimen layout, a Nine
-Star plate), found again by the exact chart fields they are made from. Bounds are immutable; the
+Charts share what never changes between them (:class:`Shared` of :mod:`leishen.readings.bounds`, one
+per Lexicon): one Bound per (slot, node) and per hop from a shared Bound, and the scope instances of a
+section already seen (the twelve positions of a Liu Ren plate with its generals, the nine palaces of a
+Qimen layout, a Nine Star plate), found again by the exact chart fields they are made from. Bounds are immutable; the
 shared local dicts of the instances are read-only (every reader of a Bindings only reads them); each
 Bindings has its own slot dict, scope lists and maps.
 """
@@ -29,6 +29,7 @@ from leishen.engine.calendar import BRANCHES, STEMS, sexagenary_index
 from leishen.engine.liuren.tables import STEM_LODGING
 from leishen.engine.qimen.plate import xun_of_hour
 from leishen.loaders.conditions import TRANSMISSIONS
+from leishen.readings.bounds import LIMIT, Bound, Shared  # noqa: F401
 
 #: chart hop types (marked ``chart: true`` in a path; never edges of the graph)
 PLATE_OVER = "PLATE_OVER"  # earth position → the heaven branch over it (上神)
@@ -40,18 +41,6 @@ PLATE_STAR = "FLYING_STAR"
 PILLAR = "PILLAR"  # a pillar's stem → the branch it is paired with (干支)
 NAYIN = "NAYIN"  # a pillar's branch → the phase of the pillar's 納音 (甲子 海中金 → 金)
 CHART_HOPS = (PLATE_OVER, RIDDEN_BY, LODGES, PLATE_STAR, "STANDS_IN", "UNDER", PILLAR, NAYIN, *HOSTS.values())
-
-
-@dataclass(frozen=True, slots=True)
-class Bound:
-    """A slot's value (node id, number or set of node ids) and the chart hops that derived it:
-    ``chain[0]`` is ``(root node, root slot)``, each later item ``(hop type, node)``."""
-
-    value: str | int | frozenset
-    chain: tuple
-
-    def hop(self, rel: str, node: str) -> "Bound":
-        return Bound(node, self.chain + ((rel, node),))
 
 
 @dataclass
@@ -73,58 +62,7 @@ class Bindings:
                 for name, b in self.slots.items()}
 
 
-LIMIT = 4096  #: sections :class:`Shared` keeps at most, by default (and four times as many Bounds)
 _EMPTY = frozenset()
-
-
-class Shared:
-    """What the charts bound with one Lexicon have in common: one Bound per (slot, node) and per hop
-    from a shared Bound, and the bound sections already seen, by the exact chart fields they read.
-    The sections stop growing at *limit* entries, the Bounds (far smaller) at four times as many; with
-    the default school options, charts have about 2,600 distinct sections, 3,500 hops and 430 roots
-    (some 14 MB in all). ``limit=0`` keeps nothing: every chart is bound anew."""
-
-    __slots__ = ("limit", "bounds_limit", "roots", "hops", "sections")
-
-    def __init__(self, limit: int = LIMIT):
-        self.limit, self.bounds_limit = limit, 4 * limit
-        self.roots: dict[tuple, Bound] = {}
-        self.hops: dict[tuple, tuple[Bound, Bound]] = {}
-        self.sections: dict[tuple, object] = {}
-
-    def root(self, name: str, node) -> Bound:
-        """``Bound(node, ((node, name),))``: the slot *name* bound to *node* with no hop."""
-        key = (name, node)
-        found = self.roots.get(key)
-        if found is None:
-            found = Bound(node, ((node, name),))
-            if len(self.roots) < self.bounds_limit:
-                self.roots[key] = found
-        return found
-
-    def hop(self, parent: Bound, rel: str, node) -> Bound:
-        """``parent.hop(rel, node)``, kept by the parent's identity: the entry holds the parent, so
-        no other object can take that identity while the entry stands."""
-        key = (id(parent), rel, node)
-        found = self.hops.get(key)
-        if found is None or found[0] is not parent:
-            found = (parent, parent.hop(rel, node))
-            if len(self.hops) < self.bounds_limit:
-                self.hops[key] = found
-        return found[1]
-
-    def section(self, key: tuple, make):
-        """``make()``, kept under *key* (the section's kind and every chart field *make* reads); a key
-        that cannot be hashed (a typed-in chart with a list where a name belongs) is not kept."""
-        try:
-            found = self.sections.get(key)
-        except TypeError:
-            return make()
-        if found is None:
-            found = make()
-            if len(self.sections) < self.limit:
-                self.sections[key] = found
-        return found
 
 
 class Lexicon:

@@ -13,7 +13,6 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from leishen.errors import LeishenError
 from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
@@ -26,19 +25,15 @@ from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
 from leishen.readings.lore_cache import lore_store
+from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
 LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang", "shensha")
-ALL_TOPICS = "*"  # a reading of every topic at once
 MEMO_LIMIT = 50_000  # graph predicate results kept (about 50 MB); emptied past it, between readings
 
 
-class TopicError(LeishenError):
-    """An unknown topic (the message lists the topics)."""
-
-
-class Reader:
+class Reader(Topics):
     """Reads charts against the rules of the graph, on a backend (NetworkX by default).
 
     *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
@@ -124,38 +119,6 @@ class Reader:
                 self.meanings[f.subject].append(f)
             topics.add(dict(f.qualifiers).get("topic"))
         self.topic_ids = sorted((topics | set(self.consults)) - {None})
-
-    # ---- topics -------------------------------------------------------------------------------
-    def topics(self) -> list[dict]:
-        """The topics that have rules: {"id","zh","ko","en","parent"} (parent: the zh name of the topic a
-        sub-topic is a case of, else None)."""
-        return [{"id": t, "zh": self.props[t]["name"], "ko": self.props[t]["ko"], "en": self.props[t]["en"],
-                 "parent": self.props[self.parent_topic[t]]["name"] if t in self.parent_topic else None}
-                for t in self.topic_ids if t in self.props]
-
-    def topic_scope(self, topic_id: str | None) -> frozenset:
-        """The topics a reading of *topic_id* covers: the topic and every topic it is a case of
-        (買貨 → 買貨, 求財); every topic for ALL_TOPICS; none for the general reading."""
-        if topic_id == ALL_TOPICS:
-            return frozenset(self.topic_ids)
-        scope = set()
-        while topic_id is not None and topic_id not in scope:
-            scope.add(topic_id)
-            topic_id = self.parent_topic.get(topic_id)
-        return frozenset(scope)
-
-    def topic_id(self, topic: str | None) -> str | None:
-        """The Topic node id a zh, ko or en topic name (or an id) denotes; TopicError naming the topics."""
-        if topic is None or topic == ALL_TOPICS:
-            return topic
-        wanted = topic.strip().lower()
-        found = [t for t in self.topics() if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower())]
-        if len(found) == 1:
-            return found[0]["id"]
-        named = lambda ts: ", ".join(f"{t['zh']} ({t['en']})" for t in ts)  # noqa: E731
-        if found:  # a Korean reading two topics share (買貨 賣貨 are both 매화)
-            raise TopicError(f"ambiguous topic {topic!r}: {named(found)}; give it in zh or en")
-        raise TopicError(f"unknown topic {topic!r}; topics: {named(self.topics())}")
 
     # ---- evaluation ---------------------------------------------------------------------------
     def _in_scope(self, rule, ctx: Context) -> bool:
@@ -397,14 +360,6 @@ class Reader:
                 found, held[pattern] = self.made.pattern(pattern, results, ctx, concepts)
                 findings += found
         return findings, held
-
-
-def condition_topic(call) -> str | None:
-    """The topic a condition names at its top (``topic(T)``, or ``all(topic(T), …)``), else None."""
-    for part in (call, *(call.args if call.pred == "all" else ())):
-        if getattr(part, "pred", None) == "topic":
-            return part.args[0].id
-    return None
 
 
 def tally(findings: list[dict]) -> dict:
