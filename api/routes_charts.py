@@ -9,7 +9,7 @@ from leishen.api.errors import TimeLimit, responses
 from leishen.api.models import FindQuery, ReadingQuery
 from leishen.api.settings import Settings
 from leishen.engine.calendar import parse_moment
-from leishen.engine.schema import parse_typed_chart
+from leishen.engine.typedcheck import validate_typed_chart
 from leishen.readings.search import FindError, find, moments
 
 TOPIC = Query(min_length=1, max_length=64, description="a topic in zh, ko or en; none: the general reading")
@@ -40,8 +40,7 @@ def router(settings: Settings) -> APIRouter:
     def read_typed(chart: Annotated[dict[str, Any], Body(description="a chart in the JSON shape of `leishen chart --json`")],
                    rules: Reading, topic: Annotated[str | None, TOPIC] = None) -> dict[str, Any]:
         """The reading of a chart typed in by hand (``leishen read --chart FILE --json``)."""
-        parse_typed_chart(chart)  # ChartError (422) naming the first bad field
-        return rules.read(chart, topic=topic)
+        return rules.read(validate_typed_chart(chart), topic=topic)  # ChartError (422) naming the first bad field
 
     @api.get("/find", responses=responses(400, 408, 422, 503))
     def find_moments(query: Annotated[FindQuery, Query()], rules: Reading) -> list[dict[str, Any]]:

@@ -36,7 +36,11 @@ def _load_chart(path: str) -> dict:
         raise ChartError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
     if not isinstance(data, dict) or not any(isinstance(data.get(s), dict) for s in ("liuren", "qimen", "ninestar")):
         raise ChartError(f"{path}: a chart needs at least one of liuren, qimen, ninestar")
-    return data
+    from leishen.engine.typedcheck import validate_typed_chart
+    try:
+        return validate_typed_chart(data)
+    except ChartError as exc:
+        raise ChartError(f"{path}: {exc}") from None
 
 
 def path_words(path: list, lang: str, schema) -> str:

@@ -37,6 +37,15 @@ def _general(value, field: str) -> str:
     return name
 
 
+def _pillar(value, field: str) -> str:
+    """A stem-branch pair of the 60-cycle, or ChartError naming the field."""
+    try:
+        sexagenary_index(value if isinstance(value, str) else "")
+    except ChartError as exc:
+        raise ChartError(f"{field}: {value!r} is not a stem-branch pair of the 60-cycle") from exc
+    return value
+
+
 def validate_pillars(pillars) -> dict[str, str]:
     """Each pillar must be a stem-branch pair of the 60-cycle."""
     if not isinstance(pillars, dict):
@@ -45,11 +54,7 @@ def validate_pillars(pillars) -> dict[str, str]:
     for key, value in pillars.items():
         if key not in PILLAR_KEYS:
             raise ChartError(f"pillars.{key}: unknown pillar; known: {', '.join(PILLAR_KEYS)}")
-        try:
-            sexagenary_index(value if isinstance(value, str) else "")
-        except ChartError as exc:
-            raise ChartError(f"pillars.{key}: {value!r} is not a stem-branch pair of the 60-cycle") from exc
-        out[key] = value
+        out[key] = _pillar(value, f"pillars.{key}")
     return out
 
 
@@ -128,8 +133,17 @@ def validate_liuren(section: dict) -> tuple[dict, int]:
         out["transmissions"] = [_branch(b, f"liuren.transmissions[{i}]") for i, b in enumerate(trans)]
     if "void" in section:
         out["void"] = [_branch(b, f"liuren.void[{i}]") for i, b in enumerate(section["void"] or [])]
-    if "month_general" in section:
-        out["month_general"] = _branch(section["month_general"], "liuren.month_general")
+    for key in ("month_general", "hour_branch", "month_branch", "tai_sui", "horse"):
+        if key in section:
+            out[key] = _branch(section[key], f"liuren.{key}")
+    if "day" in section:
+        out["day"] = _pillar(section["day"], "liuren.day")
+    if "xun" in section:
+        xun = _pillar(section["xun"], "liuren.xun")
+        if xun[0] != "甲":
+            raise ChartError(f"liuren.xun: {xun!r} is not the head of a 旬 (甲子 甲戌 甲申 甲午 甲辰 甲寅)")
+    if isinstance(section.get("noble"), dict) and "branch" in section["noble"]:
+        _branch(section["noble"]["branch"], "liuren.noble.branch")
     if "options" in section:
         out["options"] = LiurenOptions.from_mapping(section["options"]).to_dict()
     return out, offset

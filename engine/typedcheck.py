@@ -26,7 +26,7 @@ from leishen.engine.liuren.options import LiurenOptions
 from leishen.engine.schema import parse_typed_chart
 from leishen.errors import ChartError
 
-__all__ = ["check_typed_chart", "has_differences"]
+__all__ = ["check_typed_chart", "has_differences", "validate_typed_chart"]
 
 #: computed keys that are bookkeeping, never reported "not given"
 _QUIET = {"options", "offset", "birth", "checks"}
@@ -48,6 +48,20 @@ def check_typed_chart(data) -> dict:
             section, source = _recompute(system, chart, computed, request)
             checks[system] = compare(chart[system], section, system, source)
     return {"chart": chart, "checks": checks, "agrees": not has_differences(checks)}
+
+
+def validate_typed_chart(data) -> dict:
+    """The shape and the values of a typed chart (step 1 of :func:`check_typed_chart`, without the
+    recomputation), normalised (traditional characters, canonical names): what a reading of it reads.
+    ChartError naming the first bad field."""
+    chart = _normalise(parse_typed_chart(data).model_dump(exclude_unset=True, exclude_none=True))
+    liuren = chart.get("liuren")
+    if liuren is not None and "day" not in liuren:  # the day stem and branch every Liu Ren reading starts from
+        day = (chart.get("pillars") or {}).get("day")
+        if day is None:
+            raise ChartError("liuren.day: a reading of Liu Ren needs the day (liuren.day or pillars.day)")
+        chart["liuren"] = {**liuren, "day": day}
+    return chart
 
 
 def has_differences(checks: dict) -> bool:

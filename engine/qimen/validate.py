@@ -63,11 +63,26 @@ def validate_qimen(d: dict, *, against_plate: bool = True) -> dict:
     _check_centre(chart)
     _check_deities(chart)
     _check_duty(chart)
+    _check_numbers_and_day(chart)
     if "hour_pillar" in d:
         hour_index(d["hour_pillar"])
         if against_plate:
             _check_against_plate(chart)
     return chart
+
+
+def _check_numbers_and_day(chart: dict) -> None:
+    """The palace numbers a chart names (值符 值使 馬星 and the centre's host) are 1-9, and a typed
+    ``day_pillar`` is a stem-branch pair."""
+    for field in ("duty_star_palace", "duty_gate_palace", "horse_palace", "centre_host"):
+        value = chart.get(field)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 9):
+            _fail(field, f"{value!r} is not a palace number 1-9")
+    if "day_pillar" in chart:
+        try:
+            hour_index(chart["day_pillar"])
+        except ChartError:
+            _fail("day_pillar", f"{chart['day_pillar']!r} is not a stem-branch pair such as 甲子")
 
 
 def _ju(value) -> int:

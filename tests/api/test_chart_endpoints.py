@@ -62,9 +62,29 @@ def test_reading_of_a_moment_is_the_reading_of_its_chart(client, app):
 
 
 def test_reading_of_a_typed_in_chart(client, app):
+    """A typed chart is read as its values are checked and normalised (a computed chart's findings are its own)."""
+    from leishen.engine.typedcheck import validate_typed_chart
+
     chart = leishen.chart(MOMENT)
     answer = client.post("/readings", json=chart)
-    assert answer.status_code == 200 and answer.json() == app.state.reader.read(chart)
+    assert answer.status_code == 200 and answer.json() == app.state.reader.read(validate_typed_chart(chart))
+    assert [(f["id"], f["path"], f["src"]) for f in answer.json()["findings"]] == \
+           [(f["id"], f["path"], f["src"]) for f in app.state.reader.read(chart)["findings"]]
+
+
+@pytest.mark.parametrize("change, field", [(("liuren", "day", "甲丑"), "liuren.day"),
+                                           (("liuren", "xun", "乙丑"), "liuren.xun"),
+                                           (("liuren", "hour_branch", "午時"), "liuren.hour_branch"),
+                                           (("qimen", "duty_star_palace", 99), "qimen.duty_star_palace"),
+                                           (("qimen", "day_pillar", "X"), "qimen.day_pillar")])
+def test_a_typed_chart_with_a_bad_value_is_422_naming_the_field(client, change, field):
+    """Values the shape allows but a reading cannot bind (not a stem-branch pair, not the head of a 旬,
+    not a palace number) are refused naming the field, never a 500."""
+    chart = leishen.chart(MOMENT)
+    section, key, value = change
+    chart[section][key] = value
+    error = assert_error(client.post("/readings", json=chart), 422)["error"]
+    assert error.startswith(field), error
 
 
 @pytest.mark.parametrize("body, field", [({}, "chart"), ({"liuren": "a plate"}, "liuren"),

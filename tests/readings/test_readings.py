@@ -183,6 +183,28 @@ def test_read_a_typed_chart(tmp_path):
     assert any(f["meaning"] and f["meaning"]["zh"] == "受印乘軒" for f in out["findings"])
 
 
+def test_a_typed_chart_is_checked_before_it_is_read(tmp_path):
+    """``read --chart`` checks the values of a typed chart (exit 2 naming the file and the field), and a
+    Liu Ren section without its day takes the day pillar."""
+    chart = leishen.chart("2026-12-01T10:00+09:00")
+    runner, path = CliRunner(), tmp_path / "chart.json"
+    for section, key, value, field in (("liuren", "day", "", "liuren.day"), ("liuren", "xun", "X", "liuren.xun"),
+                                       ("qimen", "horse_palace", 10, "qimen.horse_palace")):
+        bad = json.loads(json.dumps(chart))
+        bad[section][key] = value
+        path.write_text(json.dumps(bad, ensure_ascii=False), encoding="utf-8")
+        result = runner.invoke(main, ["read", "--chart", str(path)])
+        assert result.exit_code == 2 and f"{path}: {field}:" in result.output, result.output
+    del chart["liuren"]["day"]
+    path.write_text(json.dumps(chart, ensure_ascii=False), encoding="utf-8")
+    out = json.loads(runner.invoke(main, ["read", "--chart", str(path), "--json"]).output)
+    assert out["bindings"]["日干"] == "Stem:ji" and out["bindings"]["日支"] == "Branch:you"
+    chart.pop("pillars")
+    path.write_text(json.dumps(chart, ensure_ascii=False), encoding="utf-8")
+    result = runner.invoke(main, ["read", "--chart", str(path)])
+    assert result.exit_code == 2 and "liuren.day: a reading of Liu Ren needs the day" in result.output
+
+
 def test_find_gives_json_lines_and_refuses_an_unknown_rule():
     runner = CliRunner()
     result = runner.invoke(main, ["find", "vigour", "--from", "2026-01-01T00:00+08:00", "--to", "2026-01-01T05:00+08:00"])
