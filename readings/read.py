@@ -156,6 +156,9 @@ class Reader(Topics):
         """The rule facts a ``find`` asks for (by fact id, item, pattern or meaning name, or
         ``subject→object``), and whether a lore query (kin, stages, vigour, relations) is asked."""
         chosen = set()
+        wanted = wanted.strip()
+        if not wanted:  # no name: nothing is chosen (some facts have no item)
+            return chosen, False
         for rule in self.rules:
             fact = self.facts[rule.fact]
             names = {fact.id, fact.item, self._name(fact), self.props.get(fact.subject, {}).get("name"),

@@ -212,6 +212,9 @@ def test_find_gives_json_lines_and_refuses_an_unknown_rule():
     assert result.exit_code == 0 and len(lines) == 6 and all(x["findings"] for x in lines)
     bad = runner.invoke(main, ["find", "nothing-such", "--from", "2026-01-01T00:00+08:00", "--to", "2026-01-02T00:00+08:00"])
     assert bad.exit_code == 2 and "unknown rule 'nothing-such'" in bad.output
+    for blank in ("", "  "):  # no name is no rule (it once matched the facts without an item)
+        bad = runner.invoke(main, ["find", blank, "--from", "2026-01-01T00:00+08:00", "--to", "2026-01-02T00:00+08:00"])
+        assert bad.exit_code == 2 and "unknown rule" in bad.output, bad.output
 
 
 def test_read_defaults_to_now_and_names_a_bad_moment():
