@@ -9,6 +9,7 @@ the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findings that need 
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -89,7 +90,8 @@ class Reader(Topics):
         self.made = Made(self)
         self._scopes: dict = {}
         self._pairs: dict = {}  # an instance's own index pairs, by its (shared) local dict
-        self._pool = None  # the worker thread that asks a server the relation queries (_ask_relations)
+        self._pool = None  # the worker threads that ask a server the relation queries (_ask_relations)
+        self._pool_lock = threading.Lock()
 
     def _derived_pairs(self, functional: dict) -> dict:
         """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
@@ -247,9 +249,9 @@ class Reader(Topics):
         if not getattr(self.backend, "concurrent_reads", False):
             return None
         lore_store(self)  # made here, so the worker never makes it too
-        if self._pool is None:
-            # a few workers, so readings made at once (the HTTP service's threads) do not wait on each other's
-            self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="leishen-relations")
+        with self._pool_lock:  # readings made at once (the HTTP service's threads) share one pool
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="leishen-relations")
         return self._pool.submit(self._relations, b, topic_id)
 
     def _need_others(self, others: list, ctx: Context, checks: set) -> tuple[list, dict]:

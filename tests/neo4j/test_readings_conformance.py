@@ -101,3 +101,19 @@ def test_without_a_cache_the_relations_are_asked_beside_the_checks(neo4j_backend
         del neo4j_backend.run
     assert {name for name, main in threads if main} == {"rule_checks"}
     assert {name for name, main in threads if not main} == {"relations_among", "relations_from"}
+
+
+def test_readings_made_at_once_on_one_reader_read_as_networkx(neo4j_backend, readers):
+    """One Neo4j reader without a cache, read from six threads at once (as the HTTP service does), each
+    reading with its relation queries in the shared worker pool, reads 24 charts as NetworkX does."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    neo, nx = Reader(neo4j_backend, cache=False), readers[1]
+    charts = [leishen.chart(m) for m in _moments(24, seed=31)]
+
+    def key(reading):
+        return [(f["id"], f["path"], f["src"]) for f in reading["findings"]]
+
+    expected = [key(nx.read(c, topic="*")) for c in charts]
+    with ThreadPoolExecutor(6) as pool:
+        assert list(pool.map(lambda c: key(neo.read(c, topic="*")), charts)) == expected
