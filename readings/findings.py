@@ -10,6 +10,7 @@ Findings are assembled from the shared, read-only pieces of :mod:`leishen.readin
 
 from __future__ import annotations
 
+import threading
 from itertools import count
 
 from leishen.loaders.records import Fact
@@ -54,15 +55,16 @@ class Made:
     read-only). The store keeps two generations of at most *limit* entries: when the newer grows past
     it (checked between readings) it becomes the older (the oldest is dropped), and a finding found
     in the older is kept in the newer too. A new finding is assembled from the pieces (walks, hops,
-    nodes, meanings) of :class:`Pieces`, made once per witness, fact and node."""
+    nodes, meanings) of :class:`Pieces`, made once per witness, fact and node. What belongs to one
+    reading (its options keys, its patterns' walks) is the calling thread's, so readings made at once
+    on one reader (the HTTP service's threads) never see each other's."""
 
     def __init__(self, reader, limit: int = FINDING_LIMIT):
         self.r, self.limit = reader, limit
         self.store: dict = {}
         self._older: dict = {}
         self.pieces = Pieces(reader.props)
-        self._options: dict = {}
-        self._walks: dict = {}  # id(walk) → its Piece: the walks of this reading's patterns
+        self._reading = threading.local()  # this thread's reading (start): .options, .walks
         self._parts: dict = {}  # (fact id, name) → the finding's rule and src
         self._rules: dict = {}  # rule fact → its findings' parts (_rule_parts)
         self._tokens = count()  # each pattern walk's key: a number never given twice
@@ -72,7 +74,8 @@ class Made:
         if len(self.store) > self.limit:
             self._older, self.store = self.store, {}
         self.pieces.start()
-        self._options, self._walks = {}, {}
+        self._reading.options = {}  # system → its school options as a key
+        self._reading.walks = {}  # id(walk) → its Piece: the walks of this reading's patterns
 
     def _kept(self, key):
         """What the older generation keeps under *key* (then kept in the newer too), or None."""
@@ -83,17 +86,18 @@ class Made:
 
     def options_key(self, ctx, system: str) -> str:
         """The school options of a system in this reading, as a key (made once per reading)."""
-        key = self._options.get(system)
+        options = self._reading.options
+        key = options.get(system)
         if key is None:
-            key = self._options[system] = repr(ctx.bindings.options.get(system, {}))
+            key = options[system] = repr(ctx.bindings.options.get(system, {}))
         return key
 
     def _keys(self, wits: list) -> tuple:
         """What each witness is, as a hashable key: a chart chain as it is; a graph witness by its edges
         (the answer's ``Hops.key``) and its end slots; a qualifier witness without its src (the fact's
         own); a pattern's walk by its piece's key when it is a walk of this reading's patterns (which
-        ``_walks`` keeps alive, so no other walk has its id), else None (its finding is not kept)."""
-        walks = self._walks
+        the reading's walks keep alive, so no other walk has its id), else None (its finding is not kept)."""
+        walks = self._reading.walks
         return tuple([w if w[0].__class__ is tuple
                       else ("graph", w[1].key, w[2], w[3]) if w[0] == "graph"
                       else getattr(walks.get(id(w[1])), "key", None) if w[0] == "walk"
@@ -101,7 +105,8 @@ class Made:
 
     def _pieces(self, wits: list, keys: tuple) -> list[Piece]:
         """The witnesses' pieces (made once per key)."""
-        return [(self._walks[id(w[1])] if key is not None else Piece(w[1])) if w[0] == "walk"
+        walks = self._reading.walks
+        return [(walks[id(w[1])] if key is not None else Piece(w[1])) if w[0] == "walk"
                 else self.pieces.piece(w, key) for w, key in zip(wits, keys)]
 
     def _parts_of(self, fact: Fact, name: str) -> tuple[dict, list]:
@@ -136,7 +141,7 @@ class Made:
         concept = concepts.get(fact.subject)
         keys = self._keys(wits) if wits else ()
         key = (rule.fact, keys, tuple(where) if where else (),
-               self._options.get(rule.system) or self.options_key(ctx, rule.system),
+               self._reading.options.get(rule.system) or self.options_key(ctx, rule.system),
                concept.chain if concept else None)
         found = self.store.get(key) or self._kept(key)
         if found is None:
@@ -186,7 +191,7 @@ class Made:
                 self.store[key] = found
         made, walk_pieces = found
         for piece in walk_pieces:  # a rule with pattern(P) keys its walks by their pieces
-            self._walks[id(piece.walk)] = piece
+            self._reading.walks[id(piece.walk)] = piece
         return made
 
     def _pattern_made(self, pattern: str, results: list, keys: list, ctx, concepts: dict) -> tuple:
