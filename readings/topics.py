@@ -39,6 +39,8 @@ class Topics:
         """The Topic node id a zh, ko or en topic name (or an id) denotes; TopicError naming the topics."""
         if topic is None or topic == ALL_TOPICS:
             return topic
+        if not isinstance(topic, str):
+            raise TopicError(f"topic: expected a topic name, found {type(topic).__name__}")
         wanted = topic.strip().lower()
         found = [t for t in self.topics() if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower())]
         if len(found) == 1:

@@ -225,3 +225,17 @@ def test_read_defaults_to_now_and_names_a_bad_moment():
     assert bad.exit_code == 2 and "no such date" in bad.output
     gap = runner.invoke(main, ["read", "2024-03-10T02:30", "--tz", "America/New_York"])
     assert gap.exit_code == 2 and "Traceback" not in gap.output
+
+
+def test_the_python_api_checks_a_chart_dict_and_a_topic():
+    """``leishen.read`` checks a chart dict as ``read --chart`` does, and a topic that is not a name is a
+    TopicError, not an AttributeError."""
+    from leishen.errors import ChartError
+    from leishen.readings.topics import TopicError
+
+    with pytest.raises(ChartError, match=r"^liuren\.plate: Field required"):
+        leishen.read({"liuren": {"day": 5}})
+    chart = leishen.chart("2026-12-01T10:00+09:00")
+    assert [f["id"] for f in leishen.read(chart)["findings"]] == [f["id"] for f in leishen.read("2026-12-01T10:00+09:00")["findings"]]
+    with pytest.raises(TopicError, match="expected a topic name, found int"):
+        leishen.read(chart, topic=5)
