@@ -14,9 +14,9 @@ graph.
 Charts share what never changes between them (:class:`Shared` of :mod:`leishen.readings.bounds`, one
 per Lexicon): one Bound per (slot, node) and per hop from a shared Bound, and the scope instances of a
 section already seen (the twelve positions of a Liu Ren plate with its generals, the nine palaces of a
-Qimen layout, a Nine Star plate), found again by the exact chart fields they are made from. Bounds are immutable; the
-shared local dicts of the instances are read-only (every reader of a Bindings only reads them); each
-Bindings has its own slot dict, scope lists and maps.
+Qimen layout, a Nine Star plate), found again by the exact chart fields they are made from. Bounds are
+immutable; the shared local dicts of the instances are read-only (every reader of a Bindings only reads
+them); each Bindings has its own slot dict, scope lists and maps.
 """
 
 from __future__ import annotations

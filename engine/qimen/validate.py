@@ -72,9 +72,9 @@ def validate_qimen(d: dict, *, against_plate: bool = True) -> dict:
 
 
 def _check_numbers_and_day(chart: dict) -> None:
-    """The palace numbers a chart names (值符 值使 馬星 and the centre's host) are 1-9, and a typed
-    ``day_pillar`` is a stem-branch pair."""
-    for field in ("duty_star_palace", "duty_gate_palace", "horse_palace", "centre_host"):
+    """The palaces a chart names for 值符, 值使 and 馬星 are numbers 1-9 (the centre's host is checked by
+    :func:`_check_centre`), and a typed ``day_pillar`` is a stem-branch pair."""
+    for field in ("duty_star_palace", "duty_gate_palace", "horse_palace"):
         value = chart.get(field)
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 9):
             _fail(field, f"{value!r} is not a palace number 1-9")
