@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi_offline import FastAPIOffline
 
 from leishen import __version__
-from leishen.api import errors
+from leishen.api import deps, errors
 from leishen.api.routes_charts import router as charts_router
 from leishen.api.routes_lore import router as lore_router
 from leishen.api.routes_queries import router as queries_router
@@ -37,6 +37,26 @@ def _open(settings: Settings):
     return store
 
 
+class HeadAsGet:
+    """ASGI middleware: a HEAD request is answered as its GET (same status and headers, no body), so every
+    GET route answers HEAD too, and the OpenAPI schema lists each operation once."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            return await self.app(scope, receive, send)
+
+        async def headers_only(message):
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b"", "more_body": False} if not message.get("more_body") else None
+            if message is not None:
+                await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The leishen HTTP API over *settings* (default: NetworkX, the default corpus, default limits)."""
     settings = settings or Settings()
@@ -51,13 +71,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             app.state.store.close()
 
     app = FastAPIOffline(title="leishen 類神", version=__version__, description=DESCRIPTION, lifespan=lifespan,
-                         max_body_size=settings.max_body, swagger_ui_parameters={"validatorUrl": None})
+                         max_body_size=settings.max_body, swagger_ui_parameters={"validatorUrl": None},
+                         dependencies=[Depends(deps.known_parameters)])
     app.state.settings = settings
     app.state.corpus = load_corpus(settings.corpus) if settings.use_corpus else None
     errors.install(app)
     for router in (lore_router(settings), queries_router(settings), charts_router(settings)):
         app.include_router(router)
     mount_views(app)
+    app.add_middleware(HeadAsGet)
     return app
 
 

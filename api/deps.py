@@ -3,8 +3,37 @@
 from __future__ import annotations
 
 from fastapi import Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel
 
 from leishen.api.errors import NotFound
+
+
+def known_parameters(request: Request) -> None:
+    """Refuse a query parameter the route does not take (422 naming it), on every route: a misspelt option
+    is an error, never silently the default."""
+    route = request.scope.get("route")
+    dependant = getattr(route, "dependant", None)
+    if dependant is None or not request.query_params:
+        return
+    allowed = set()
+    for dep in (dependant, *_all(dependant)):
+        for param in dep.query_params:
+            kind = param.field_info.annotation
+            if isinstance(kind, type) and issubclass(kind, BaseModel):
+                allowed |= {f.alias or name for name, f in kind.model_fields.items()}
+            else:
+                allowed.add(param.alias)
+    for name in request.query_params:
+        if name not in allowed:
+            raise RequestValidationError([{"loc": ("query", name), "msg": "not a parameter of this route",
+                                           "type": "extra_forbidden"}])
+
+
+def _all(dependant):
+    for sub in dependant.dependencies:
+        yield sub
+        yield from _all(sub)
 
 
 def store(request: Request):

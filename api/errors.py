@@ -5,6 +5,8 @@ A bug (any other exception) still becomes a 500, so the schemathesis run can fin
 
 from __future__ import annotations
 
+import re
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -56,9 +58,22 @@ def error_response(status: int, message: str, kind: str, field: str | None = Non
     return JSONResponse(body.model_dump(), status_code=status)
 
 
+#: the field a message names first (``moment: …``, ``qimen.ju: …``, ``liuren.plate.子: …``)
+_FIELD = re.compile(r"^([A-Za-z_]\w*(?:\.[^\s.:]+)*):\s")
+
+
+def field_of(exc: Exception, message: str) -> str | None:
+    """The request field an error is about: its own ``field``, else the field its message starts with."""
+    named = getattr(exc, "field", None)
+    if named:
+        return named
+    found = _FIELD.match(message)
+    return found.group(1) if found else None
+
+
 async def leishen_error(_request: Request, exc: e.LeishenError) -> JSONResponse:
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return error_response(status_of(exc), first, type(exc).__name__, getattr(exc, "field", None),
+    return error_response(status_of(exc), first, type(exc).__name__, field_of(exc, first),
                           getattr(exc, "matches", ()))
 
 
@@ -66,16 +81,43 @@ async def validation_error(_request: Request, exc: RequestValidationError) -> JS
     problems = exc.errors()
     first = problems[0] if problems else {"loc": (), "msg": "invalid request"}
     loc = [str(p) for p in first.get("loc", ())]
+    if first.get("type") == "json_invalid":  # its loc is (body, character offset): the field is the body
+        loc = ["body"]
     field = ".".join(loc[1:]) if len(loc) > 1 else (loc[0] if loc else None)
     where = ".".join(loc) or "request"
     return error_response(422, f"{where}: {first.get('msg')}", "RequestValidationError", field)
 
 
 async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
+    if exc.status_code == 400 and exc.detail == "There was an error parsing the body":  # FastAPI's, e.g. not UTF-8
+        return error_response(422, "body: not a JSON document this server can parse (UTF-8 JSON, nested at most "
+                              "a few hundred levels)", "RequestValidationError", "body")
     response = error_response(exc.status_code, str(exc.detail), "HTTPException")
     for key, value in (exc.headers or {}).items():
         response.headers[key] = value
+    if exc.status_code == 405:  # the router names the first route of the path only (GET /readings, not POST)
+        response.headers["allow"] = ", ".join(allowed_methods(_request.app, _request.url.path))
     return response
+
+
+def allowed_methods(app, path: str) -> list[str]:
+    """Every method the routes of *path* take (HEAD with GET: :class:`~leishen.api.app.HeadAsGet`), sorted."""
+    methods = set()
+    for route in _api_routes(app.router.routes):
+        if route.path_regex.match(path):
+            methods |= set(route.methods)
+    if "GET" in methods:
+        methods.add("HEAD")
+    return sorted(methods)
+
+
+def _api_routes(routes):
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _api_routes(inner.routes)
+        elif getattr(route, "methods", None) and hasattr(route, "path_regex"):
+            yield route
 
 
 def install(app: FastAPI) -> None:

@@ -35,7 +35,7 @@ class ChartQuery(BaseModel):
     moment: Text | None = Field(None, description="ISO 8601 with an offset (1952-12-26T19:17+08:00), or naive "
                                 "with tz; left out or 'now': the current instant", examples=["2026-12-01T10:00+09:00"])
     tz: Text | None = Field(None, description="IANA time zone of a naive moment (e.g. Asia/Shanghai)")
-    fold: Literal[0, 1] | None = Field(None, description="which of the two readings of an ambiguous local time "
+    fold: int | None = Field(None, ge=0, le=1, description="which of the two readings of an ambiguous local time "
                                        "(a clock set back): 0 the first, 1 the second")
     systems: list[Literal[SYSTEMS]] = Field(list(SYSTEMS), max_length=3, description="the systems to compute")
     day_boundary: Literal[DAY_BOUNDARIES] = Field("23:00", description="子-hour day change: 23:00 (子初換日) or 00:00")

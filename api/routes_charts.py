@@ -8,9 +8,8 @@ from fastapi import APIRouter, Body, Depends, Query, Request
 from leishen.api.errors import TimeLimit, responses
 from leishen.api.models import FindQuery, ReadingQuery
 from leishen.api.settings import Settings
-from leishen.engine.calendar import parse_moment
 from leishen.engine.typedcheck import validate_typed_chart
-from leishen.readings.search import FindError, find, moments
+from leishen.readings.search import FindError, find, moments, range_ends
 
 TOPIC = Query(min_length=1, max_length=64, description="a topic in zh, ko or en; none: the general reading")
 
@@ -46,7 +45,7 @@ def router(settings: Settings) -> APIRouter:
     def find_moments(query: Annotated[FindQuery, Query()], rules: Reading) -> list[dict[str, Any]]:
         """The moments from start to end where a rule holds (``leishen find`` prints the same, one per line);
         at most ``find_max_steps`` moments per request and ``find_timeout`` seconds."""
-        start, end = parse_moment(query.start, query.tz), parse_moment(query.end, query.tz)
+        start, end = range_ends(query.start, query.end, query.tz)
         count = sum(1 for _ in moments(start, end, query.step))
         if count > settings.find_max_steps:
             raise FindError(f"the range holds {count} moments at step {query.step}; this server scans at most "

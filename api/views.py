@@ -1,12 +1,12 @@
 """The pages of :mod:`leishen.viz` served by the API: /views/symbol/{name}, /views/reading, /views/schema,
-and the web page at ``/`` (its static folder, mounted last so every API route comes first)."""
+and the web page at ``/`` (its three files, each a GET route of its own: no catch-all mount, so an unknown
+path is a JSON 404 and a wrong method on an API route a 405 naming the allowed ones)."""
 
 import importlib.util
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
-from fastapi.responses import HTMLResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import FileResponse, HTMLResponse
 
 from leishen.api import deps
 from leishen.api.errors import responses
@@ -51,4 +51,24 @@ def mount_views(app: FastAPI) -> None:
     from leishen import viz
 
     app.include_router(views_router())
-    app.mount("/", StaticFiles(directory=viz.web_root(), html=True), name="web")
+    app.include_router(page_router(viz.web_root()))
+
+
+#: the files of the web page, with their media types (nothing else in its folder is served)
+PAGE_FILES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+              "style.css": "text/css; charset=utf-8"}
+
+
+def page_router(root) -> APIRouter:
+    """GET (and HEAD) ``/``, ``/index.html``, ``/app.js`` and ``/style.css``: the web page's files."""
+    api = APIRouter(include_in_schema=False)
+
+    def serve(name: str):
+        def page() -> FileResponse:
+            return FileResponse(root / name, media_type=PAGE_FILES[name])
+        return page
+
+    api.add_api_route("/", serve("index.html"), methods=["GET", "HEAD"])
+    for name in PAGE_FILES:
+        api.add_api_route(f"/{name}", serve(name), methods=["GET", "HEAD"])
+    return api

@@ -128,10 +128,9 @@ def read(moment, tz, fold, topic, lang, typed, backend, uri, user, password, as_
 @handle_errors
 def find(rule, start, end, tz, step, topic, backend, uri, user, password, as_json):
     """The moments from --from to --to where RULE holds, as JSON lines (progress on stderr)."""
-    from leishen.engine.calendar import parse_moment
-    from leishen.readings.search import find as run_find, moments
+    from leishen.readings.search import find as run_find, moments, range_ends
     r = _reader(backend, uri, user, password)
-    t0, t1 = parse_moment(start, tz), parse_moment(end, tz)
+    t0, t1 = range_ends(start, end, tz, names=("from", "to"))
     total = sum(1 for _ in moments(t0, t1, step))
     with click.progressbar(length=total, label="find", file=sys.stderr) as bar:
         for hit in run_find(r, rule, t0, t1, step=step, topic=topic, progress=lambda _t: bar.update(1)):

@@ -2,7 +2,9 @@
 
 A *moment* is a timezone-aware :class:`datetime.datetime` whose local year lies in
 :data:`MIN_YEAR`..:data:`MAX_YEAR` (1800-01-01T00:00 to 2200-12-31T23:59:59 on the moment's
-own clock, in any UTC offset from -12:00 to +14:00). Every error is a :class:`MomentError`
+own clock, in a UTC offset from -12:00 to +14:00 when the offset is given as such; an IANA zone's own
+offset is taken as the zone gives it, local mean time too: America/Sitka +14:58 before 1867, Asia/Manila
+-15:56 before 1845). Every error is a :class:`MomentError`
 whose message starts with the field (``moment:``, ``tz:``, ``fold:``, ``longitude:``).
 
 Local times in an IANA zone are checked against its transitions: a time in a gap (the
@@ -48,7 +50,7 @@ def parse_moment(text: str | None, tz: str | None = None, *, fold: int | None = 
         if zone is None:
             raise MomentError(f"moment: {text!r} has no UTC offset; add one (e.g. +08:00) or pass tz (e.g. Asia/Shanghai)")
         return check_moment(localize(parsed, zone, fold))
-    _check_year(parsed)
+    check_moment(parsed)  # the offset as written (-12:00..+14:00), whatever zone it is then shown in
     if zone is not None:
         try:
             parsed = parsed.astimezone(zone)
@@ -115,14 +117,16 @@ def _check_year(moment: datetime) -> None:
                           f"({MIN_YEAR}-01-01 to {MAX_YEAR}-12-31 on the moment's own clock)")
 
 
-_MAX_OFFSET = timedelta(hours=14)
+_MIN_OFFSET, _MAX_OFFSET = timedelta(hours=-12), timedelta(hours=14)
 
 
 def check_moment(moment: datetime) -> datetime:
-    """Raise :class:`MomentError` unless *moment* is aware and within the supported years."""
+    """Raise :class:`MomentError` unless *moment* is aware and within the supported years, and a fixed UTC
+    offset (not an IANA zone's, which may be a local mean time) lies within -12:00..+14:00."""
     if isinstance(moment, datetime):
         offset = moment.utcoffset()
-        if offset is not None and MIN_YEAR <= moment.year <= MAX_YEAR and -_MAX_OFFSET <= offset <= _MAX_OFFSET:
+        if offset is not None and MIN_YEAR <= moment.year <= MAX_YEAR and (
+                isinstance(moment.tzinfo, ZoneInfo) or _MIN_OFFSET <= offset <= _MAX_OFFSET):
             return moment
     if not isinstance(moment, datetime):
         raise MomentError(f"moment: expected a datetime, found {type(moment).__name__}")

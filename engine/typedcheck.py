@@ -53,8 +53,12 @@ def check_typed_chart(data) -> dict:
 def validate_typed_chart(data) -> dict:
     """The shape and the values of a typed chart (step 1 of :func:`check_typed_chart`, without the
     recomputation), normalised (traditional characters, canonical names): what a reading of it reads.
-    ChartError naming the first bad field."""
+    ChartError naming the first bad field. The typed options and calendar are checked, and a typed moment
+    too: the pillars and terms typed beside it must be its own (each a cheap computation)."""
     chart = _normalise(parse_typed_chart(data).model_dump(exclude_unset=True, exclude_none=True))
+    request = _request(chart)
+    if "moment" in chart:
+        _check_calendar(chart, build_chart(_typed_moment(chart["moment"]), request))
     liuren = chart.get("liuren")
     if liuren is not None and "day" not in liuren:  # the day stem and branch every Liu Ren reading starts from
         day = (chart.get("pillars") or {}).get("day")

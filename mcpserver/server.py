@@ -24,10 +24,9 @@ from pydantic import BaseModel, Field
 
 from leishen import __version__
 from leishen.api.models import ChartQuery, FindQuery, ReadingQuery
-from leishen.engine.calendar import parse_moment
 from leishen.errors import LeishenError
 from leishen.readings import Reader
-from leishen.readings.search import find as find_moments
+from leishen.readings.search import find as find_moments, range_ends
 from leishen.service import lore, queries
 
 SymbolName = Annotated[str, Field(min_length=1, max_length=200,
@@ -117,7 +116,7 @@ def add_chart_tools(server: MCPServer, reader) -> None:
         return reader.read(chart(query), topic=query.topic)
 
     def find(query: FindQuery) -> list[dict[str, Any]]:
-        start, end = parse_moment(query.start, query.tz), parse_moment(query.end, query.tz)
+        start, end = range_ends(query.start, query.end, query.tz)
         return list(islice(find_moments(reader, query.rule, start, end, step=query.step, topic=query.topic),
                            query.limit))
 

@@ -7,22 +7,50 @@ from datetime import datetime, timedelta
 from typing import Iterator
 
 from leishen.engine.chart import ChartRequest, build_chart
-from leishen.errors import LeishenError
+from leishen.engine.moment import parse_moment
+from leishen.errors import LeishenError, MomentError
 
 STEPS = {"hour": timedelta(hours=1), "day": timedelta(days=1)}
 MAX_MOMENTS = 200_000
 
 
 class FindError(LeishenError):
-    """A find request that cannot run (unknown rule, bad range or step)."""
+    """A find request that cannot run (unknown rule, bad range or step); ``field`` names the part at fault."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
+
+
+def range_ends(start: str, end: str, tz: str | None = None, names: tuple[str, str] = ("start", "end")
+               ) -> tuple[datetime, datetime]:
+    """The two ends of a find range (ISO 8601, with an offset or naive with *tz*), as moments; an error names
+    the end at fault by *names* (``start``/``end`` over HTTP and MCP, ``from``/``to`` on the command line).
+    A local time the clock shows twice is refused with both of its readings, to be written with the offset."""
+    ends = []
+    for text, name in zip((start, end), names):
+        try:
+            ends.append(parse_moment(text, tz))
+        except MomentError as exc:
+            message = str(exc)
+            if not message.startswith("moment:"):  # tz: … names its own field
+                raise
+            if "happened twice" in message:
+                first, second = (parse_moment(text, tz, fold=f).isoformat() for f in (0, 1))
+                raise MomentError(f"{name}: {text} happened twice in {tz}; write it with its UTC offset: {first} "
+                                  f"(the first) or {second} (the second)") from None
+            raise MomentError(f"{name}:{message.removeprefix('moment:')}") from None
+    if ends[1] < ends[0]:
+        raise FindError(f"{names[1]}: the end of the range is before its start", names[1])
+    return ends[0], ends[1]
 
 
 def moments(start: datetime, end: datetime, step: str) -> Iterator[datetime]:
     """Every moment from *start* to *end* (inclusive) by *step* (``hour`` or ``day``)."""
     if step not in STEPS:
-        raise FindError(f"step: {step!r} is not one of {', '.join(STEPS)}")
+        raise FindError(f"step: {step!r} is not one of {', '.join(STEPS)}", "step")
     if end < start:
-        raise FindError("to: the end of the range is before its start")
+        raise FindError("the end of the range is before its start", "end")
     count = (end - start) // STEPS[step] + 1
     if count > MAX_MOMENTS:
         raise FindError(f"the range holds {count} moments at step {step}; at most {MAX_MOMENTS}")
@@ -39,7 +67,7 @@ def find(reader, rule: str, start: datetime, end: datetime, *, step: str = "hour
     chosen, lore = reader.select(rule)
     if not chosen and not lore:
         raise FindError(f"unknown rule {rule!r}: give a fact id, an item, a pattern or meaning name, "
-                        "or one of kin, stages, vigour, relations, leixiang, shensha")
+                        "or one of kin, stages, vigour, relations, leixiang, shensha", "rule")
     if request.systems == ChartRequest().systems:  # chart only the systems the rule reads
         request = replace(request, systems=reader.systems_of(chosen) if not lore else ("liuren",))
     last_parts, last_hits = None, None

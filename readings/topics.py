@@ -12,6 +12,8 @@ ALL_TOPICS = "*"  # a reading of every topic at once
 class TopicError(LeishenError):
     """An unknown topic (the message lists the topics)."""
 
+    field = "topic"
+
 
 class Topics:
     """What a :class:`~leishen.readings.read.Reader` answers about topics, from its ``props`` (node

@@ -75,6 +75,22 @@ def test_outside_the_range_is_a_clear_error(args):
     assert result.stderr.startswith("error: moment: ") and "outside the supported range 1800-2200" in result.stderr
 
 
+@pytest.mark.parametrize("args", [["2024-01-01T00:00-13:00"], ["2024-01-01T00:00-12:30"], ["2024-01-01T00:00+14:30"],
+                                  ["2024-01-01T00:00-14:00", "--tz", "UTC"]])
+def test_a_written_offset_outside_minus_12_to_plus_14_is_refused(args):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert "is outside -12:00..+14:00" in result.stderr
+
+
+@pytest.mark.parametrize("moment, zone, offset", [("1850-06-01T12:00", "America/Sitka", "+14:58:47"),
+                                                  ("1830-06-01T12:00", "Asia/Manila", "-15:56:08")])
+def test_a_zone_local_mean_time_beyond_those_offsets_is_charted(moment, zone, offset):
+    parsed = parse_moment(moment, zone)
+    assert parsed.isoformat().endswith(offset)
+    assert {"liuren", "qimen", "ninestar"} <= set(build_chart(parsed))
+
+
 def _meeus_equation_of_time(utc: datetime) -> float:
     """Independent check: Meeus, Astronomical Algorithms ch. 28 (Smart's series), minutes."""
     jd = (utc - datetime(2000, 1, 1, 12)).total_seconds() / 86400 + 2451545.0
