@@ -221,7 +221,7 @@ class Made:
         for m in [None, *meanings]:
             full = path + [p.hop(m), p.node(m.object)] if m else path
             polarity = m.polarity if m and m.polarity else first_rule.polarity
-            topic = dict(m.qualifiers).get("topic") if m else None
+            topic = dict(m.qualifiers).get("topic") if m else r.rule_topic[first_rule.fact]  # a case read under a topic
             rule_json, src = self._parts_of(m or req, r.props[pattern]["name"])
             out.append(finding(finding_id=_scoped(f"{first_rule.system}/patterns/{(m or req).id}", where),
                                system=first_rule.system, topic=r.props[topic]["name"] if topic else None,

@@ -21,6 +21,7 @@ from operator import itemgetter
 from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
 from leishen.readings.lore_cache import FactGroup, LoreChecks, SlotRows, lore_store, pair_index
+from leishen.readings.graph_leaf import SYMMETRIC
 
 RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
 RELATION_SLOTS = {"liuren": ("日干", "日支", "占時", "月將", "月建", "太歲", "初傳", "中傳", "末傳", "本命", "行年"),
@@ -88,6 +89,8 @@ def relation_findings(reader, b, rows: list) -> list[dict]:
         values = [b.slots[n].value for n in slots]
         for pos, ((x, vx), (y, vy)) in enumerate(combinations(zip(slots, values), 2)):
             matches = index.get((vx, vy))
+            if matches and not reader.variants:  # a row the tables keep as a variant of the text (typo …)
+                matches = [m for m in matches if not m[2]["variant"]]
             if matches:
                 pair = (store.kept(("relations", system, x, y, vx, vy), _pair_findings, reader, system, x, y, matches)
                         if reader.cache else _pair_findings(reader, system, x, y, matches))
@@ -113,7 +116,10 @@ def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: d
     path = [{"node": dict(ends[0]), "slot": x}, hop, {"node": dict(ends[1]), "slot": y}]
     rdef = reader.data_schema.relations[row["type"]]
     mean = {"id": None, "zh": rdef.zh, "ko": rdef.ko, "en": rdef.en}
-    return _lore(system, "relations", f"{x}-{y}/{row['type']}", row["fact"], reader, path, [], mean,
+    # the slots in the relation's direction (子刑卯 and 卯刑子 apart); a symmetric one (沖 合 …) in the slots' order
+    pair = f"{x}-{y}" if forward or row["type"] in SYMMETRIC else f"{y}-{x}"
+    variant = f"/{row['fact']}" if row["variant"] else ""  # (read only with variants: beside its regular row)
+    return _lore(system, "relations", f"{pair}/{row['type']}{variant}", row["fact"], reader, path, [], mean,
                  {x: ends[0]["id"], y: ends[1]["id"]})
 
 
@@ -272,7 +278,7 @@ def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: l
         if category not in domains:
             continue
         fact = reader.facts.get(row["fact"])
-        if fact is None or fact.when:
+        if fact is None or fact.when or (fact.variant and not reader.variants):  # a variant row: only when asked
             continue
         if topic == "*":
             if category not in store.first_topic:
@@ -308,7 +314,8 @@ def shensha_findings(reader, b, rows: SlotRows) -> list[dict]:
     for j, place in enumerate(SHENSHA_PLACES):
         bound = b.slots.get(PLACE_SLOTS[place])
         if bound is not None:
-            found += [(i, j, place, row) for i, row in index.get(bound.value, ())]
+            found += [(i, j, place, row) for i, row in index.get(bound.value, ())
+                      if reader.variants or not row["variant"]]  # a variant row (a slip of the text): only when asked
     out = []
     for _, _, place, row in sorted(found, key=lambda item: item[:2]):
         xun = b.slots["旬"].value
@@ -333,6 +340,7 @@ def _shensha_finding(reader, place: str, xun: str, row: dict) -> dict:
            "qualifiers": row["qualifiers"]}
     path = [{"node": row["source"], "slot": "旬"}, hop, {"node": row["target"], "slot": slot}]
     kind = row["qualifiers"].get("kind", "")
-    mean = {"id": None, "zh": f"{kind}神" if len(kind) == 1 else kind, "ko": "", "en": f"the decade's {kind}"}
+    zh = f"{kind}神" if len(kind) == 1 else kind
+    mean = {"id": None, "zh": zh, "ko": f"순중(旬中)의 {zh}", "en": f"the decade's {kind}"}
     return _lore("liuren", "shensha", f"{place}/{row['fact']}", row["fact"], reader, path, [], mean,
                  {"旬": xun, slot: row["target"]["id"]})

@@ -56,6 +56,7 @@ class Reader(Topics):
         self.props.update((n.id, n.props) for n in self.data.nodes if n.label == "Fact")  # names of Fact nodes in paths
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
         self._fact_tables()
+        self.variants = variants
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
         interned: dict = {}  # equal conditions (and parts) compiled once: one node, one memo
         self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system, interned) for r in self.data.rules}
@@ -155,8 +156,16 @@ class Reader(Topics):
         return fresh
 
     def select(self, wanted: str) -> tuple[set, bool]:
+        """(the rule facts a ``find`` of *wanted* evaluates, whether a lore query is asked): those it names
+        (:meth:`named`) and every REQUIRES rule of a pattern they test (``pattern(P)``), to decide it."""
+        chosen, lore = self.named(wanted)
+        patterns = {p for r in self.rules if r.fact in chosen for p in patterns_tested(r.when)}
+        return chosen | {r.fact for r in self.requires if self.facts[r.fact].subject in patterns}, lore
+
+    def named(self, wanted: str) -> tuple[set, bool]:
         """The rule facts a ``find`` asks for (by fact id, item, pattern or meaning name, or
-        ``subject→object``), and whether a lore query (kin, stages, vigour, relations) is asked."""
+        ``subject→object``; a pattern with every REQUIRES rule of it), and whether a lore query (kin,
+        stages, vigour, relations …) is asked."""
         chosen = set()
         wanted = wanted.strip()
         if not wanted:  # no name: nothing is chosen (some facts have no item)
@@ -365,6 +374,13 @@ class Reader(Topics):
                 found, held[pattern] = self.made.pattern(pattern, results, ctx, concepts)
                 findings += found
         return findings, held
+
+
+def patterns_tested(call) -> set[str]:
+    """The patterns a condition tests (``pattern(P)`` anywhere in it)."""
+    if getattr(call, "pred", None) == "pattern":
+        return {call.args[0].id}
+    return {p for a in getattr(call, "args", ()) for p in patterns_tested(a)}
 
 
 def tally(findings: list[dict]) -> dict:

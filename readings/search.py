@@ -60,16 +60,24 @@ def moments(start: datetime, end: datetime, step: str) -> Iterator[datetime]:
         t += STEPS[step]
 
 
+def lore_systems(query: str) -> tuple[str, ...]:
+    """The systems a lore reading reads: the 刑 沖 破 害 合 among the slots of Liu Ren and of Qimen; the others
+    Liu Ren's only."""
+    from leishen.readings.lore import RELATION_SLOTS
+    return tuple(RELATION_SLOTS) if query == "relations" else ("liuren",)
+
+
 def find(reader, rule: str, start: datetime, end: datetime, *, step: str = "hour", topic: str | None = None,
          request: ChartRequest = ChartRequest(), progress=None) -> Iterator[dict]:
     """``{"moment", "findings": [finding ids]}`` for every moment where *rule* holds. *rule* is a fact id,
     an inventory item, a pattern or meaning name, ``subject→object``, or a lore query name."""
-    chosen, lore = reader.select(rule)
+    chosen, lore = reader.select(rule)  # what is evaluated: what is asked, and the patterns its rules test
+    asked = reader.named(rule)[0]
     if not chosen and not lore:
         raise FindError(f"unknown rule {rule!r}: give a fact id, an item, a pattern or meaning name, "
                         "or one of kin, stages, vigour, relations, leixiang, shensha", "rule")
     if request.systems == ChartRequest().systems:  # chart only the systems the rule reads
-        request = replace(request, systems=reader.systems_of(chosen) if not lore else ("liuren",))
+        request = replace(request, systems=reader.systems_of(chosen) if not lore else lore_systems(rule))
     last_parts, last_hits = None, None
     for t in moments(start, end, step):
         if progress:
@@ -80,6 +88,6 @@ def find(reader, rule: str, start: datetime, end: datetime, *, step: str = "hour
             reading = reader.read(chart, topic=topic, only=chosen, lore=lore, trail=False)
             last_parts = parts
             last_hits = [f["id"] for f in reading["findings"]
-                         if f["rule"]["fact"] in chosen or (lore and f["query"] == rule)]
+                         if f["rule"]["fact"] in asked or (lore and f["query"] == rule)]
         if last_hits:
             yield {"moment": chart["moment"], "findings": last_hits}

@@ -1,0 +1,86 @@
+"""Readings found wanting by probing: find of a rule that tests a pattern, find of the relations of every
+system, one id per finding, a pattern read under a topic, the text's variant rows left out by default."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+import leishen
+from leishen.readings import Reader
+
+
+def _ids(reading):
+    return [f["id"] for f in reading["findings"]]
+
+
+def test_find_reports_a_rule_whose_condition_tests_a_pattern():
+    """xingren.csv#67 holds when the pattern 反吟 holds (pattern(P)): find must decide the pattern to see it."""
+    moment = "2068-10-11T15:00+08:00"
+    read = [i for i in _ids(leishen.read(moment, topic="行人")) if "xingren.csv#67" in i]
+    assert read == ["qimen/rules/facts/004/xingren.csv#67"]
+    hits = list(leishen.find("facts/004/xingren.csv#67", moment, moment, topic="行人"))
+    assert [h["findings"] for h in hits] == [read]  # the asked rule only, not the pattern it tests
+
+
+def test_find_relations_reads_the_qimen_slots_too():
+    moment = "2079-12-12T01:00+08:00"
+    read = [i for i in _ids(leishen.read(moment)) if "/relations/" in i]
+    assert any(i.startswith("qimen/relations/") for i in read)
+    assert next(leishen.find("relations", moment, moment))["findings"] == read
+
+
+def test_mutual_punishments_are_two_findings_with_two_ids():
+    """子刑卯 and 卯刑子 are two facts: each finding names the slots in its relation's direction."""
+    reading = leishen.read("2042-11-06T13:37+08:00")
+    ids = _ids(reading)
+    assert not [i for i, n in Counter(ids).items() if n > 1]
+    punish = {i: f for f in reading["findings"] if (i := f["id"]).endswith("/PUNISHES") and "月將" in i and "初傳" in i}
+    assert set(punish) == {"liuren/relations/月將-初傳/PUNISHES", "liuren/relations/初傳-月將/PUNISHES"}
+    assert {f["rule"]["fact"] for f in punish.values()} and len({f["rule"]["fact"] for f in punish.values()}) == 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_no_reading_repeats_an_id(seed):
+    import random
+    rng = random.Random(seed)
+    for _ in range(40):
+        moment = f"{rng.randrange(1900, 2100)}-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}T" \
+                 f"{rng.randrange(24):02d}:{rng.randrange(60):02d}+08:00"
+        ids = _ids(leishen.read(moment, topic="*"))
+        assert len(ids) == len(set(ids)), moment
+
+
+def test_a_pattern_read_under_a_topic_is_that_topics_finding():
+    """伏刃's REQUIRES rows are 家宅's: its finding is counted under 家宅, never as general."""
+    moment = "2056-06-26T19:15+08:00"
+    found = next(f for f in leishen.read(moment, topic="家宅")["findings"] if "jiazhai.csv#153" in f["id"])
+    assert found["topic"] == "家宅"
+    assert found["id"] not in _ids(leishen.read(moment))
+
+
+def test_variant_rows_are_read_only_when_asked():
+    """亥刑亥 is written twice in 000:51, once as a slip (variant typo): a default reading has the regular row
+    only; a reader of variants has both, apart."""
+    moment = "2079-12-12T01:00+08:00"
+    regular = [f for f in leishen.read(moment)["findings"] if f["id"].startswith("liuren/relations/太歲-初傳/")]
+    assert [(f["rule"]["fact"], f["variant"]) for f in regular] == [("facts/000/relations.csv#13", None)]
+    both = [f for f in Reader(variants=True).read(leishen.chart(moment))["findings"]
+            if f["id"].startswith("liuren/relations/太歲-初傳/")]
+    assert sorted((f["rule"]["fact"], f["variant"]) for f in both) == [("facts/000/relations.csv#13", None),
+                                                                      ("facts/000/relations.csv#14", "typo")]
+    assert len({f["id"] for f in both}) == 2
+
+
+def test_no_leixiang_or_shensha_finding_of_a_default_reading_is_a_variant_row():
+    import random
+    rng = random.Random(4)
+    for _ in range(60):
+        moment = f"{rng.randrange(1900, 2100)}-{rng.randrange(1, 13):02d}-{rng.randrange(1, 29):02d}T" \
+                 f"{rng.randrange(24):02d}:00+08:00"
+        for f in leishen.read(moment, topic="*")["findings"]:
+            if f["query"] in ("leixiang", "shensha", "relations"):
+                assert f["variant"] is None, (moment, f["id"])
+            if f["query"] == "shensha":
+                assert f["meaning"]["ko"], f["id"]
