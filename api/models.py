@@ -78,7 +78,7 @@ def _plain(value):
 class ReadingQuery(ChartQuery):
     """A moment to chart and read, with the topic and language of the reading."""
 
-    topic: Text | None = Field(None, description="a topic in zh, ko or en (射覆, 求財, weather …); none: the general reading")
+    topic: Text | None = Field(None, description="a topic in zh, ko or en (射覆, 求財, weather divination …); none: the general reading")
 
 
 class FindQuery(BaseModel):

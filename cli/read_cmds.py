@@ -34,7 +34,11 @@ def _load_chart(path: str) -> dict:
         raise ChartError(f"{path}: cannot be read ({exc})") from exc
     except json.JSONDecodeError as exc:
         raise ChartError(f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
-    if not isinstance(data, dict) or not any(isinstance(data.get(s), dict) for s in ("liuren", "qimen", "ninestar")):
+    except RecursionError:
+        raise ChartError(f"{path}: not a chart (JSON nested too deeply)") from None
+    if not isinstance(data, dict):
+        raise ChartError(f"{path}: expected a JSON object (a chart), found {type(data).__name__}")
+    if not any(isinstance(data.get(s), dict) for s in ("liuren", "qimen", "ninestar")):
         raise ChartError(f"{path}: a chart needs at least one of liuren, qimen, ninestar")
     from leishen.engine.typedcheck import validate_typed_chart
     try:
@@ -98,7 +102,7 @@ def render_reading(reading: dict, lang: str) -> str:
 @click.argument("moment", required=False)
 @click.option("--tz", default=None, help="IANA time zone for a moment without offset")
 @click.option("--fold", type=click.IntRange(0, 1), default=None, help="which of an ambiguous local time (DST end)")
-@click.option("--topic", default=None, help="a topic in zh, ko or en (射覆, 求財, weather …), or '*' for every topic; none: the general reading")
+@click.option("--topic", default=None, help="a topic in zh, ko or en (射覆, 求財, 占天時 / weather divination …), or '*' for every topic; none: the general reading")
 @click.option("--lang", type=click.Choice(LANGS), default="zh", show_default=True, help="language of the meanings")
 @click.option("--chart", "typed", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="read a chart typed by hand (the JSON shape of `leishen chart --json`)")
@@ -110,6 +114,10 @@ def read(moment, tz, fold, topic, lang, typed, backend, uri, user, password, as_
     from leishen.service.charts import chart_of
     if moment is not None and typed is not None:
         raise ChartError("give MOMENT or --chart FILE, not both")
+    if typed == "":
+        raise ChartError("--chart: the file name is empty")
+    if typed and (tz is not None or fold is not None):
+        raise ChartError("--tz and --fold set the clock of a MOMENT; a chart from --chart FILE carries its own")
     r = _reader(backend, uri, user, password)
     chart = _load_chart(typed) if typed else chart_of(moment, tz=tz, fold=fold)
     reading = r.read(chart, topic=topic)

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from datetime import timezone
+from datetime import datetime, timezone
 
 from leishen.engine.calendar import BRANCHES, parse_moment
 from leishen.engine.chart import CALENDAR_KEYS, SYSTEMS, ChartRequest, build_chart
@@ -100,11 +100,13 @@ def _typed_moment(moment):
     except ChartError as exc:
         raise ChartError(f"moment.local: {str(exc).removeprefix('moment: ')}") from None
     utc = moment.get("utc") if isinstance(moment, dict) else None
-    if utc is not None:
+    if utc is not None:  # the same instant: its year may be another (1800-01-01T00:30+14:00 is 1799 in UTC)
         try:
-            other = parse_moment(utc)
-        except ChartError as exc:
-            raise ChartError(f"moment.utc: {str(exc).removeprefix('moment: ')}") from None
+            other = datetime.fromisoformat(utc.strip()) if isinstance(utc, str) else None
+        except ValueError:
+            other = None
+        if other is None or other.tzinfo is None:
+            raise ChartError(f"moment.utc: {utc!r} is not an ISO 8601 date-time with an offset") from None
         if other != parsed:
             raise ChartError(f"moment.utc: {utc!r} is not the instant of moment.local {local!r} "
                              f"({parsed.astimezone(timezone.utc).isoformat()})")

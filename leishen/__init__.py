@@ -15,16 +15,34 @@ __version__ = "0.1.0"
 
 
 def _moment(value, tz=None):
+    """A moment from ISO text, None / "now" (the current instant) or a datetime, as the CLI reads one: a naive
+    datetime is read on *tz*'s clock, an aware one is shown in *tz*; MomentError naming what is wrong."""
     from datetime import datetime
 
-    from leishen.engine.calendar import parse_moment
-    return value if isinstance(value, datetime) else parse_moment(str(value), tz)
+    from leishen.engine.moment import check_moment, localize, parse_moment, zone_named
+    if not isinstance(value, datetime):
+        return parse_moment(value, tz)
+    if tz is None:
+        return check_moment(value)
+    zone = zone_named(tz)
+    return check_moment(localize(value, zone, value.fold) if value.tzinfo is None else value.astimezone(zone))
+
+
+def _request(request):
+    """The chart request (None: the defaults); ChartError when it is not a ChartRequest."""
+    from leishen.engine.chart import ChartRequest
+    from leishen.errors import ChartError
+    if request is None:
+        return ChartRequest()
+    if not isinstance(request, ChartRequest):
+        raise ChartError(f"request: expected a leishen.engine.chart.ChartRequest, found {type(request).__name__}")
+    return request
 
 
 def chart(moment, *, tz: str | None = None, request=None) -> dict:
     """The chart of a moment (ISO text with an offset, or with *tz*; or an aware datetime)."""
-    from leishen.engine.chart import ChartRequest, build_chart
-    return build_chart(_moment(moment, tz), request or ChartRequest())
+    from leishen.engine.chart import build_chart
+    return build_chart(_moment(moment, tz), _request(request))
 
 
 def read(moment_or_chart, *, tz: str | None = None, topic: str | None = None, backend=None, request=None) -> dict:

@@ -20,8 +20,13 @@ def reader(backend: str = "networkx", **config) -> Reader:
 
 
 def _reader(backend) -> Reader:
+    """The shared reader of a backend named (None: NetworkX), or a reader over a backend object."""
     if backend is None or isinstance(backend, str):
         return reader(backend or "networkx")
+    if not callable(getattr(backend, "run", None)):
+        from leishen.errors import BackendError
+        raise BackendError(f"backend: expected a backend name (networkx, neo4j) or a backend, found "
+                           f"{type(backend).__name__}")
     return Reader(backend)
 
 

@@ -167,6 +167,9 @@ class Reader(Topics):
         ``subject→object``; a pattern with every REQUIRES rule of it), and whether a lore query (kin,
         stages, vigour, relations …) is asked."""
         chosen = set()
+        if not isinstance(wanted, str):
+            from leishen.readings.search import FindError
+            raise FindError(f"rule: expected a rule name or id, found {type(wanted).__name__}", "rule")
         wanted = wanted.strip()
         if not wanted:  # no name: nothing is chosen (some facts have no item)
             return chosen, False

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Iterator
 
 from leishen.engine.chart import ChartRequest, build_chart
-from leishen.engine.moment import parse_moment
+from leishen.engine.moment import check_moment, parse_moment
 from leishen.errors import LeishenError, MomentError
 
 STEPS = {"hour": timedelta(hours=1), "day": timedelta(days=1)}
@@ -46,18 +46,32 @@ def range_ends(start: str, end: str, tz: str | None = None, names: tuple[str, st
 
 
 def moments(start: datetime, end: datetime, step: str) -> Iterator[datetime]:
-    """Every moment from *start* to *end* (inclusive) by *step* (``hour`` or ``day``)."""
+    """Every moment from *start* to *end* (inclusive), shown on *start*'s clock. ``hour``: every real hour (in
+    absolute time: where a clock is set back its repeated hour comes twice, where it jumps the skipped hour never
+    comes); ``day``: the same clock time each day (a time a clock jumps over that day is read on the later
+    side). A range that leaves the supported years on *start*'s clock is refused before the first moment."""
     if step not in STEPS:
         raise FindError(f"step: {step!r} is not one of {', '.join(STEPS)}", "step")
-    if end < start:
+    if end < start:  # (aware datetimes of different zones compare as instants)
         raise FindError("the end of the range is before its start", "end")
-    count = (end - start) // STEPS[step] + 1
+    first, last = start.astimezone(timezone.utc), end.astimezone(timezone.utc)
+    count = (last - first) // STEPS[step] + 1
     if count > MAX_MOMENTS:
         raise FindError(f"the range holds {count} moments at step {step}; at most {MAX_MOMENTS}")
+    zone = start.tzinfo
+    try:
+        check_moment(last.astimezone(zone))
+    except MomentError as exc:
+        raise FindError(f"end: on the clock of the start ({start.isoformat()}) the range ends at "
+                        f"{last.astimezone(zone).isoformat()}:{str(exc).removeprefix('moment:')}", "end") from None
+    if step == "hour":
+        for k in range(count):
+            yield (first + k * STEPS["hour"]).astimezone(zone)
+        return
     t = start
-    while t <= end:
-        yield t
-        t += STEPS[step]
+    while t.astimezone(timezone.utc) <= last:
+        yield t.astimezone(timezone.utc).astimezone(zone)  # a wall time in a gap, read as the instant it names
+        t += STEPS["day"]
 
 
 def lore_systems(query: str) -> tuple[str, ...]:

@@ -4,6 +4,8 @@ of; every topic at once for ``*``)."""
 
 from __future__ import annotations
 
+import re
+
 from leishen.errors import LeishenError
 
 ALL_TOPICS = "*"  # a reading of every topic at once
@@ -44,13 +46,19 @@ class Topics:
         if not isinstance(topic, str):
             raise TopicError(f"topic: expected a topic name, found {type(topic).__name__}")
         wanted = topic.strip().lower()
-        found = [t for t in self.topics() if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower())]
+        found = [t for t in self.topics() if wanted in (t["id"].lower(), t["zh"], t["ko"], t["en"].lower(),
+                                                        _bare(t["en"]))]
         if len(found) == 1:
             return found[0]["id"]
         named = lambda ts: ", ".join(f"{t['zh']} ({t['en']})" for t in ts)  # noqa: E731
         if found:  # a Korean reading two topics share (買貨 賣貨 are both 매화)
             raise TopicError(f"ambiguous topic {topic!r}: {named(found)}; give it in zh or en")
         raise TopicError(f"unknown topic {topic!r}; topics: {named(self.topics())}")
+
+
+def _bare(english: str) -> str:
+    """An English topic name without its closing parenthesis (``buying goods (in 求財)`` → ``buying goods``)."""
+    return re.sub(r"\s*\([^()]*\)$", "", english).lower()
 
 
 def condition_topic(call) -> str | None:

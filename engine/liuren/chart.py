@@ -113,8 +113,12 @@ def _options_dict(options: LiurenOptions) -> FrozenDict:
 
 def _birth(birth: dict) -> dict:
     year = birth.get("year")
-    if not isinstance(year, int):
+    if not isinstance(year, int) or isinstance(year, bool):
         raise ChartError(f"birth.year: {year!r} is not a year such as 1984")
+    now = birth.get("chart_year")
+    if now is not None and not now - 150 <= year <= now:  # checked with or without sex (行年 needs it)
+        raise ChartError(f"birth_year: {year} is {'after' if year > now else 'more than 150 years before'} "
+                         f"the chart's year {now}")
     out = {"year": year, "ben_ming": ben_ming(year)}
     if birth.get("sex") and birth.get("chart_year"):
         out["sex"] = birth["sex"]

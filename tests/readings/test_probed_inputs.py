@@ -1,0 +1,104 @@
+"""Inputs found wanting by probing: find's steps across a clock change and at the end of the years, the
+Python API's datetimes and wrong types, typed charts at the edges of the range, the read command's --chart
+and topic names, a birth year checked without the sex."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+from click.testing import CliRunner
+
+import leishen
+from leishen.cli.main import main as cli
+from leishen.errors import BackendError, ChartError, MomentError
+from leishen.readings.search import FindError
+
+NEW_YORK = "America/New_York"
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+def _utc(hits):
+    return [h["moment"]["utc"][11:16] for h in hits]
+
+
+def test_find_by_hour_steps_every_real_hour_across_a_clock_change():
+    spring = list(leishen.find("kin", "2026-03-08T01:00", "2026-03-08T03:00", tz=NEW_YORK))
+    assert _utc(spring) == ["06:00", "07:00"]  # 02:00 never happened there: 01:00-05:00, then 03:00-04:00
+    assert [h["moment"]["local"][11:] for h in spring] == ["01:00:00-05:00", "03:00:00-04:00"]
+    autumn = list(leishen.find("kin", "2026-11-01T00:00", "2026-11-01T02:00", tz=NEW_YORK))
+    assert _utc(autumn) == ["04:00", "05:00", "06:00", "07:00"]  # 01:00 comes twice, -04:00 then -05:00
+
+
+def test_find_by_day_keeps_the_clock_time():
+    hits = list(leishen.find("kin", "2026-03-07T10:00", "2026-03-09T10:00", tz=NEW_YORK, step="day"))
+    assert [h["moment"]["local"] for h in hits] == ["2026-03-07T10:00:00-05:00", "2026-03-08T10:00:00-04:00",
+                                                    "2026-03-09T10:00:00-04:00"]
+
+
+def test_a_range_leaving_the_years_on_the_starts_clock_is_refused_before_any_moment():
+    with pytest.raises(FindError, match="^end: on the clock of the start .* year 2201"):
+        next(leishen.find("kin", "2200-12-31T22:00+08:00", "2200-12-31T23:00-12:00"))
+
+
+def test_the_python_api_reads_a_datetime_as_the_cli_reads_text():
+    aware = datetime(2026, 12, 1, 10, tzinfo=timezone.utc)
+    assert leishen.chart(aware, tz="Asia/Seoul") == leishen.chart("2026-12-01T10:00+00:00", tz="Asia/Seoul")
+    assert leishen.chart(datetime(2026, 12, 1, 19), tz="Asia/Seoul") == leishen.chart("2026-12-01T19:00+09:00")
+    with pytest.raises(MomentError, match="^tz: "):
+        leishen.chart(aware, tz="No/Such")
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda: list(leishen.find(None, "2026-01-01T00:00+08:00", "2026-01-01T03:00+08:00")), FindError),
+    (lambda: list(leishen.find(5, "2026-01-01T00:00+08:00", "2026-01-01T03:00+08:00")), FindError),
+    (lambda: list(leishen.find("kin", datetime(2026, 1, 1, tzinfo=timezone.utc), datetime(2026, 1, 1, 2))),
+     MomentError),
+    (lambda: leishen.read("2026-01-01T00:00+08:00", backend=5), BackendError),
+    (lambda: leishen.chart("2026-01-01T00:00+08:00", request="x"), ChartError),
+])
+def test_the_python_api_answers_a_wrong_argument_with_its_own_error(call, error):
+    with pytest.raises(error):
+        call()
+
+
+@pytest.mark.parametrize("moment", ["1800-01-01T00:30+14:00", "2200-12-31T20:00-12:00"])
+def test_a_computed_chart_at_the_edge_of_the_years_reads_back(tmp_path, moment):
+    """Its UTC instant lies in 1799 or 2201: the range is the moment's own clock's."""
+    path = tmp_path / "chart.json"
+    path.write_text(json.dumps(leishen.chart(moment), ensure_ascii=False), encoding="utf-8")
+    typed = run("read", "--chart", str(path), "--json")
+    assert typed.exit_code == 0, typed.output
+    direct = json.loads(run("read", moment, "--json").stdout)
+    assert [f["id"] for f in json.loads(typed.stdout)["findings"]] == [f["id"] for f in direct["findings"]]
+
+
+@pytest.mark.parametrize("content, args, message", [
+    ("[" * 100000 + "]" * 100000, (), "JSON nested too deeply"),
+    ("[1]", (), "expected a JSON object (a chart), found list"),
+    (None, (), "--chart: the file name is empty"),
+    ("{}", ("--tz", "UTC"), "--tz and --fold set the clock of a MOMENT"),
+])
+def test_read_chart_refuses_what_is_not_a_chart_to_read(tmp_path, content, args, message):
+    path = ""
+    if content is not None:
+        path = str(tmp_path / "c.json")
+        (tmp_path / "c.json").write_text(content, encoding="utf-8")
+    result = run("read", "--chart", path, *args)
+    assert result.exit_code == 2 and message in result.stderr, result.output
+
+
+@pytest.mark.parametrize("name, zh", [("buying goods", "買貨"), ("weather divination", "天時"),
+                                      ("collecting debts and seizing", "索債取捕")])
+def test_an_english_topic_name_without_its_note(name, zh):
+    assert leishen.read("2026-12-01T10:00+09:00", topic=name)["topic"] == zh
+
+
+@pytest.mark.parametrize("year", ["3000", "1800", "-5"])
+def test_a_birth_year_outside_the_askers_life_is_refused_without_the_sex(year):
+    result = run("chart", "2026-12-01T10:00+09:00", "--birth-year", year, "--system", "liuren")
+    assert result.exit_code == 2 and "birth_year: " in result.stderr, result.output
