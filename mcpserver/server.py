@@ -136,7 +136,20 @@ def build_server(store, reader=None) -> MCPServer:
         add_query_tool(server, store, name)
     add_lore_tools(server, store)
     add_chart_tools(server, reader or Reader(store))
+    forbid_unknown_arguments(server)
     return server
+
+
+def forbid_unknown_arguments(server: MCPServer) -> None:
+    """Make every tool refuse an argument it does not take (a tool error naming it), as the HTTP API refuses
+    an unknown parameter: the SDK's argument models ignore extra keys, so each is replaced by a subclass that
+    forbids them, and the input schema says so (``additionalProperties: false``). This reaches the pinned
+    SDK's tool registry (``_tool_manager``); tests/mcp prove it still does."""
+    for tool in server._tool_manager.list_tools():
+        loose = tool.fn_metadata.arg_model
+        strict = type(f"Strict{loose.__name__}", (loose,), {"model_config": {**loose.model_config, "extra": "forbid"}})
+        tool.fn_metadata.arg_model = strict
+        tool.parameters["additionalProperties"] = False
 
 
 def main(backend: str = "networkx", uri=None, user=None, password=None, corpus=None) -> None:

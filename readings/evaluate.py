@@ -85,13 +85,24 @@ class Any(Node):
 
 
 class Not(Node):
-    __slots__ = ("sub",)
+    """``not``: the part does not hold. Its witnesses are the chains of the slots the part reads (those it
+    examined and found wanting), so a finding that holds by an absence still starts at the chart's slots."""
+
+    __slots__ = ("sub", "args")
 
     def __init__(self, sub):
         self.sub = sub
+        self.args = _slot_args(sub)
 
     def ev(self, env, ctx, answers):
-        return (not self.sub.ev(env, ctx, answers)[0]), [], []
+        if self.sub.ev(env, ctx, answers)[0]:
+            return FAIL
+        b, wits = ctx.bindings, []
+        for a in self.args:
+            bound = a.bound(env, b)
+            if bound is not None and isinstance(bound.value, str) and bound.chain not in wits:
+                wits.append(bound.chain)
+        return True, wits, []
 
     def need(self, env, ctx, out):
         got = self.sub.need(env, ctx, out)
@@ -224,6 +235,24 @@ def _need_inputs(node: Node) -> list | None:
     if not walk(node) or graphs[0] < 2:
         return None
     unique = {(a.local, a.name, a.path): a for a in args}
+    return list(unique.values())
+
+
+def _slot_args(node: Node) -> list:
+    """The slot arguments a condition reads outside any inner scope (whose locals are bound per instance),
+    each once, in the condition's order."""
+    if isinstance(node, Ranging):
+        return [node.head[1]] if node.head is not None else []
+    if isinstance(node, Graph):
+        found = list(node.ends)
+    elif isinstance(node, ChartLeaf):
+        found = [node.first] + ([node.second] if node.second is not None else [])
+    else:
+        found = [a for part in node.parts() for a in _slot_args(part)]
+    unique: dict = {}
+    for a in found:
+        if a.slot is not None:
+            unique.setdefault((a.local, a.name, a.path), a)
     return list(unique.values())
 
 

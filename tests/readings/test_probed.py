@@ -84,3 +84,15 @@ def test_no_leixiang_or_shensha_finding_of_a_default_reading_is_a_variant_row():
                 assert f["variant"] is None, (moment, f["id"])
             if f["query"] == "shensha":
                 assert f["meaning"]["ko"], f["id"]
+
+
+def test_a_rule_holding_by_an_absence_starts_at_the_slots_it_examined():
+    """jiazhai.csv#125: at 值符宮, neither of its stems overcomes the other; qiucai.csv#18: no 刑 害 between the
+    day and hour branches and no 剋 of the hour stem on the day stem. Each path starts at a slot."""
+    moment = "1982-08-22T09:37+08:00"
+    house = next(f for f in leishen.read(moment, topic="家宅")["findings"] if "jiazhai.csv#125" in f["id"])
+    assert house["path"][0]["slot"] == "宮" and house["path"][1] == {"rel": "HEAVEN_STEM", "chart": True, "src": None}
+    assert house["id"].endswith("@" + house["path"][0]["node"]["id"])
+    assert [h["rel"] for h in house["evidence"][0] if "rel" in h] == ["EARTH_STEM"]
+    wealth = next(f for f in leishen.read(moment, topic="求財")["findings"] if "qiucai.csv#18" in f["id"])
+    assert set(wealth["bindings"]) == {"日支", "時支", "時干", "日干"} and wealth["path"][0]["slot"] == "日支"

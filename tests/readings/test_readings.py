@@ -54,6 +54,12 @@ def _chart_hop_holds(r, chart: dict, a: str, rel: str, b: str) -> bool:
     if rel == "STANDS_IN":
         number = next(n for n, p in PALACE_NAMES.items() if p == name(b))
         cell = qm["palaces"][str(number)]
+        if name(a) == "甲":  # 六甲遁於六儀: a 甲 day or hour stem stands where its 旬's 儀 stands
+            from leishen.engine.calendar import sexagenary_index
+            from leishen.engine.qimen.plate import xun_of_hour
+            yis = {xun_of_hour(sexagenary_index(p))[1] for p in (qm.get("day_pillar"), qm.get("hour_pillar"))
+                   if p and p[0] == "甲"}
+            return bool(yis & {cell.get("heaven"), cell.get("heaven_hosted")})
         return name(a) in (cell.get("heaven"), cell.get("heaven_hosted"))
     if rel == "FLYING_STAR":
         number = next(n for n, p in PALACE_NAMES.items() if p == name(a))
