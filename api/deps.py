@@ -11,10 +11,11 @@ from leishen.api.errors import NotFound
 
 def known_parameters(request: Request) -> None:
     """Refuse a query parameter the route does not take (422 naming it), on every route: a misspelt option
-    is an error, never silently the default."""
+    is an error, never silently the default. The web page's files (outside the schema) take any: the page's
+    script reads them (``/?moment=…&lang=zh``)."""
     route = request.scope.get("route")
     dependant = getattr(route, "dependant", None)
-    if dependant is None or not request.query_params:
+    if dependant is None or not request.query_params or not getattr(route, "include_in_schema", True):
         return
     allowed = set()
     for dep in (dependant, *_all(dependant)):

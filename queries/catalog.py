@@ -22,10 +22,11 @@ Row shapes (lists of plain dicts, sorted as stated, identical on both backends):
     one row ``{"nodes": [end, …], "types": [type, …]}`` — among all shortest paths over direct relations
     (either direction, never through Fact or Passage nodes; only relations of ``types`` when it is a list)
     the one whose node-id list is smallest, each hop taking its smallest relation type; no row when unconnected.
-``rule_checks(paths, facts)``
+``rule_checks(paths, facts, variants)``
     the ground checks of the rules' graph predicates (see :mod:`leishen.queries.reading_traversal`): one row
     ``{"id", "hops": [[from, type, to, key, src, forward], …]}`` per check that holds, with its smallest witness
-    (hops compared by (from, type, to, key)); sorted by id.
+    (hops compared by (from, type, to, key)); sorted by id. A relation the tables keep as a variant of the text
+    (its ``variant`` set) is walked only when ``variants`` is true (null: false).
 ``relations_from(node_ids, types)``
     relations of the given types leaving the given nodes: rows ``{"source": end, "target": end, "type", "src",
     "qualifiers": {..}, "variant", "fact"}`` sorted by (source.id, type, target.id, fact).
@@ -59,7 +60,8 @@ QUERIES: dict[str, NamedQuery] = {q.name: q for q in (
     NamedQuery("shortest_path", ("source", "target", "types"),
                "the smallest shortest typed path between two nodes (only relations of the given types, when given)"),
     NamedQuery("relations_among", ("node_ids",), "direct relations among a set of nodes"),
-    NamedQuery("rule_checks", ("paths", "facts"), "the ground checks of the rules' graph predicates, with witnesses"),
+    NamedQuery("rule_checks", ("paths", "facts", "variants"),
+               "the ground checks of the rules' graph predicates, with witnesses"),
     NamedQuery("relations_from", ("node_ids", "types"), "the relations of given types leaving given nodes"),
 )}
 

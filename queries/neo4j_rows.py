@@ -94,7 +94,8 @@ def _rule_checks_params(params: dict) -> dict:
         if isinstance(c["object"], str):
             steps = (c["subject"], (*c["via_types"], c["relation"]), (*c["via_dirs"], "out"))
             walks.setdefault(steps, {}).setdefault(c["object"], []).append([c["id"], c["role"], c["value"]])
-    return {"walks": Checks([a, list(types), list(dirs), ends] for (a, types, dirs), ends in walks.items())}
+    return {"walks": Checks([a, list(types), list(dirs), ends] for (a, types, dirs), ends in walks.items()),
+            "variants": bool(params.get("variants"))}
 
 
 CONVERTERS = {"stats": _stats, "resolve": _resolve, "symbol_relations": _symbol_relations, "facts": _facts,

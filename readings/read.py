@@ -147,7 +147,7 @@ class Reader(Topics):
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
         known = self._answers if self.cache else {}
         order, paths, facts = check_params(c for c in checks if c not in known)
-        rows = self.backend.run("rule_checks", paths=paths, facts=facts) if order else []
+        rows = self.backend.run("rule_checks", paths=paths, facts=facts, variants=self.variants) if order else []
         fresh = dict.fromkeys(order)
         fresh.update((order[r["id"]], Hops(r["hops"])) for r in rows)
         if self.cache:

@@ -6,7 +6,8 @@
 //         each end node id to the checks that walk there, [id, role, value] each): the backend groups the checks so
 //         (queries/neo4j_rows.py). A path check (role null) holds when the walk reaches its end; a fact check walks
 //         its via steps and then its relation out to its object (as the vocabulary's vigour defines it:
-//         X -T1-> m <-T2- subject), and the fact of the last relation must carry the qualifier role = value.
+//         X -T1-> m <-T2- subject), and the fact of the last relation must carry the qualifier role = value;
+//         $variants (boolean): also walk the relations kept as variants of the text (r.variant not empty).
 // how: one walk for all the checks of a start and steps, whatever their ends and qualifiers (the five vigours of a
 //      branch, the kins and stages of a transmission: the server's work is per walk and step, so 733 checks cost as
 //      much as their 240 walks). The walks advance one step at a time, up to three; at each step they are grouped
@@ -28,11 +29,11 @@ CALL (n, d, todo) {
   CALL (todo) { UNWIND todo AS x RETURN collect(DISTINCT x[0].types[size(x[2])]) AS ts }
   CALL (n, d, ts) {
     CALL (n, d, ts) {
-      WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
+      WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts AND ($variants OR coalesce(r.variant, '') = '') RETURN r, m, true AS f
       UNION ALL
-      WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts RETURN r, m, false AS f
+      WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts AND ($variants OR coalesce(r.variant, '') = '') RETURN r, m, false AS f
       UNION ALL
-      WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts RETURN r, m, startNode(r) = n AS f
+      WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts AND ($variants OR coalesce(r.variant, '') = '') RETURN r, m, startNode(r) = n AS f
     }
     RETURN collect([r, m, f, m.id, type(r)]) AS next
   }
@@ -53,11 +54,11 @@ CALL (todo1) {
     CALL (todo) { UNWIND todo AS x RETURN collect(DISTINCT x[0].types[size(x[2])]) AS ts }
     CALL (n, d, ts) {
       CALL (n, d, ts) {
-        WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
+        WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts AND ($variants OR coalesce(r.variant, '') = '') RETURN r, m, true AS f
         UNION ALL
-        WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts RETURN r, m, false AS f
+        WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts AND ($variants OR coalesce(r.variant, '') = '') RETURN r, m, false AS f
         UNION ALL
-        WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts RETURN r, m, startNode(r) = n AS f
+        WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts AND ($variants OR coalesce(r.variant, '') = '') RETURN r, m, startNode(r) = n AS f
       }
       RETURN collect([r, m, f, m.id, type(r)]) AS next
     }
@@ -78,11 +79,11 @@ CALL (todo1) {
       CALL (todo) { UNWIND todo AS x RETURN collect(DISTINCT x[0].types[size(x[2])]) AS ts }
       CALL (n, d, ts) {
         CALL (n, d, ts) {
-          WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts RETURN r, m, true AS f
+          WITH n, d, ts WHERE d = 'out' MATCH (n)-[r]->(m) WHERE type(r) IN ts AND ($variants OR coalesce(r.variant, '') = '') RETURN r, m, true AS f
           UNION ALL
-          WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts RETURN r, m, false AS f
+          WITH n, d, ts WHERE d = 'in' MATCH (n)<-[r]-(m) WHERE type(r) IN ts AND ($variants OR coalesce(r.variant, '') = '') RETURN r, m, false AS f
           UNION ALL
-          WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts RETURN r, m, startNode(r) = n AS f
+          WITH n, d, ts WHERE d = 'either' MATCH (n)-[r]-(m) WHERE type(r) IN ts AND ($variants OR coalesce(r.variant, '') = '') RETURN r, m, startNode(r) = n AS f
         }
         RETURN collect([r, m, f, m.id, type(r)]) AS next
       }

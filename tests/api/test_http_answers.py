@@ -82,6 +82,8 @@ def test_a_body_that_is_not_json_is_a_422_on_the_body(client, body):
 
 def test_only_the_web_pages_files_are_served(client):
     assert client.get("/").headers["content-type"].startswith("text/html")
+    page = client.get("/", params={"moment": "2026-12-01T10:00", "tz": "Asia/Seoul", "lang": "zh"})  # its script's
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert client.get("/style.css").headers["content-type"].startswith("text/css")
     for path in ("/__init__.py", "/nothing-here", "/../pyproject.toml"):
         answer = client.get(path)

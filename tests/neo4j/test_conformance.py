@@ -127,6 +127,7 @@ def _rule_check_inputs(nx_store, rnd) -> list[dict]:
         _, paths, facts = check_params(reader.checks_of([leishen.chart(moment)], topics))
         out.append({"paths": paths, "facts": facts})
     out.append({"paths": [], "facts": []})
+    out += [{**out[k], "variants": True} for k in range(3)]  # the text's variant relations walked too
     out.append({"paths": [{"id": 0, "a": "Branch:nope", "b": "Branch:zi", "types": ["CLASHES"], "dirs": ["either"]},
                           {"id": 1, "a": "Branch:zi", "b": "Branch:wu", "types": ["HARMS"], "dirs": ["out"]}],
                 "facts": [{"id": 2, "relation": "VIGOUR", "subject": "Stem:jia", "object": "Vigour:wang", "role": "season",

@@ -96,3 +96,22 @@ def test_a_rule_holding_by_an_absence_starts_at_the_slots_it_examined():
     assert [h["rel"] for h in house["evidence"][0] if "rel" in h] == ["EARTH_STEM"]
     wealth = next(f for f in leishen.read(moment, topic="求財")["findings"] if "qiucai.csv#18" in f["id"])
     assert set(wealth["bindings"]) == {"日支", "時支", "時干", "日干"} and wealth["path"][0]["slot"] == "日支"
+
+
+def test_the_graph_checks_walk_a_variant_relation_only_when_asked():
+    """changsheng.csv#122 is the text's slip 乙 帝旺 at 卯 (甲 is meant): a default reading never walks it, so 乙 at
+    卯 is not 帝旺 there; a reader of variants walks it, and its finding says it is a variant."""
+    moment = "1980-05-12T22:55+08:00"
+    chart = leishen.chart(moment)
+    assert chart["pillars"]["day"][0] == "乙"
+
+    def walked(reading):
+        return {f["id"] for f in reading["findings"]
+                for walk in (f["path"], *f["evidence"]) for h in walk if h.get("key") == "facts/000/changsheng.csv#122"}
+
+    assert walked(leishen.read(moment, topic="*")) == set()
+    assert "liuren/stages/末傳/LifeStage:di_wang" not in _ids(leishen.read(moment))
+    with_variants = Reader(variants=True).read(chart)
+    assert "liuren/stages/末傳/LifeStage:di_wang" in walked(with_variants)
+    found = next(f for f in with_variants["findings"] if f["id"] == "liuren/stages/末傳/LifeStage:di_wang")
+    assert found["variant"] == "text"
