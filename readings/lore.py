@@ -154,8 +154,9 @@ def _fact_finding(reader, query: str, where: str, value: str, check: tuple, hops
     """The kin, stage or vigour finding of the transmission at slot *where*, from the check's witness."""
     path, evidence = _fact_path(where, check, hops, reader)
     bound = check[3] if check[1] != "VIGOUR" else check[2]  # the transmission's branch
+    binds = {where: bound} if check[1] == "VIGOUR" else {"日干": check[2], where: bound}  # every slot of its walks
     return _lore("liuren", query, f"{where}/{value}", hops[-1][3], reader, path, evidence,
-                 meaning(value, reader.props), {where: bound})
+                 meaning(value, reader.props), binds)
 
 
 def _fact_path(slot: str, check: tuple, hops: list, reader) -> tuple[list, list]:

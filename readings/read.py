@@ -9,6 +9,7 @@ the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findings that need 
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +32,7 @@ from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
 LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang", "shensha")
+FINDING_ID = re.compile(r"^(?:liuren|qimen|ninestar)/(?:rules|patterns)/(facts/[^@]+)(?:@.*)?$")
 MEMO_LIMIT = 50_000  # graph predicate results kept (about 50 MB); emptied past it, between readings
 
 
@@ -171,13 +173,17 @@ class Reader(Topics):
             from leishen.readings.search import FindError
             raise FindError(f"rule: expected a rule name or id, found {type(wanted).__name__}", "rule")
         wanted = wanted.strip()
+        finding = FINDING_ID.match(wanted)  # a finding's own id names its fact (…/rules/facts/000/x.csv#5@p1)
+        wanted = finding.group(1) if finding else wanted
+        folded = wanted.lower()
         if not wanted:  # no name: nothing is chosen (some facts have no item)
             return chosen, False
         for rule in self.rules:
             fact = self.facts[rule.fact]
-            names = {fact.id, fact.item, self._name(fact), self.props.get(fact.subject, {}).get("name"),
-                     self.props.get(fact.object, {}).get("name")}
-            if wanted in names:
+            subject, obj = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
+            names = {fact.id, fact.item, self._name(fact), subject.get("name"), obj.get("name"), obj.get("ko"),
+                     (obj.get("en") or "").lower() or None}
+            if wanted in names or folded in names:
                 chosen.add(rule.fact)
         if any(self.facts[f].relation == "REQUIRES" for f in chosen):  # a pattern: all its parts
             patterns = {self.facts[f].subject for f in chosen if self.facts[f].relation == "REQUIRES"}

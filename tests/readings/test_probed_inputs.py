@@ -102,3 +102,20 @@ def test_an_english_topic_name_without_its_note(name, zh):
 def test_a_birth_year_outside_the_askers_life_is_refused_without_the_sex(year):
     result = run("chart", "2026-12-01T10:00+09:00", "--birth-year", year, "--system", "liuren")
     assert result.exit_code == 2 and "birth_year: " in result.stderr, result.output
+
+
+def test_find_takes_a_meaning_in_ko_or_en_and_a_findings_own_id():
+    start, end = "2026-01-01T00:00+08:00", "2026-01-31T00:00+08:00"
+    by_zh = list(leishen.find("仕祿", start, end))
+    assert by_zh and list(leishen.find("사록", start, end)) == by_zh
+    assert {h["moment"]["utc"] for h in by_zh} <= {h["moment"]["utc"] for h in leishen.find("Office and Salary", start, end)}
+    finding = by_zh[0]["findings"][0]
+    assert list(leishen.find(finding, start, end)) == by_zh
+
+
+def test_a_kin_or_stage_finding_binds_the_day_stem_its_evidence_starts_from():
+    reading = leishen.read("2026-12-01T10:00+09:00")
+    for f in reading["findings"]:
+        if f["query"] in ("kin", "stages"):
+            starts = {h["slot"] for walk in (f["path"], *f["evidence"]) for h in walk[:1]}
+            assert starts <= set(f["bindings"]) and "日干" in f["bindings"], f["id"]
