@@ -13,9 +13,13 @@ from leishen.errors import ChartError
 
 MARKS = {"吉": "○", "凶": "×", "平": "·", "混": "±", None: " "}
 CHART_HOPS = {"PLATE_OVER": ("上", "has over it"), "RIDDEN_BY": ("乘", "carries"), "LODGES": ("寄", "lodges at"),
-              "UNDER": ("臨", "stands over"), "IS_SLOT": ("為", "is the"), "MEETS": ("合", "meets"),
+              "UNDER": ("臨", "stands over"), "IS_SLOT": ("為", "is the"), "MEETS": ("遇", "meets"),
               "STANDS_IN": ("落", "stands in"), "FLYING_STAR": ("飛", "holds"), "PILLAR": ("柱", "pairs with"),
-              "NAYIN": ("納音", "sounds as")}
+              "NAYIN": ("納音", "sounds as"), "HEAVEN_STEM": ("天盤", "has on its heaven plate"),
+              "EARTH_STEM": ("地盤", "has on its earth plate"), "STAR": ("星", "has the star"),
+              "GATE": ("門", "has the gate"), "DEITY": ("神", "has the deity"),
+              "HEAVEN_STEM_HOSTED": ("寄天盤", "hosts on its heaven plate"),
+              "EARTH_STEM_HOSTED": ("寄地盤", "hosts on its earth plate"), "STAR_HOSTED": ("寄星", "hosts the star")}
 LANGS = ("zh", "ko", "en")
 
 

@@ -45,19 +45,35 @@ class Passages:
         return lines
 
 
-def qualifier_text(qualifiers) -> str:
-    """``k=v`` pairs of a relation's qualifiers (given as a dict or its JSON string)."""
+def qualifiers_of(part: dict) -> dict:
+    """A fact's qualifiers (given as a dict or its JSON string)."""
+    qualifiers = part.get("qualifiers")
     if isinstance(qualifiers, str):
         qualifiers = json.loads(qualifiers or "{}")
-    return " ".join(f"{k}={v['name'] if isinstance(v, dict) else v}" for k, v in (qualifiers or {}).items())
+    return qualifiers or {}
 
 
-def relation_title(kind: str, zh: str | None, parts: list[dict], passages: Passages) -> str:
-    """The hover of an edge: type and term, then for every fact it stands for: qualifiers,
+def qualifier_text(qualifiers, names: dict | None = None) -> str:
+    """``k=v`` pairs of a relation's qualifiers, a node by its name (a value given as a node, or as a node id
+    that *names* — id → {"name", …} — knows)."""
+    if isinstance(qualifiers, str):
+        qualifiers = json.loads(qualifiers or "{}")
+    names = names or {}
+
+    def shown(v):
+        if isinstance(v, dict):
+            return v["name"]
+        return names[v]["name"] if isinstance(v, str) and v in names else v
+
+    return " ".join(f"{k}={shown(v)}" for k, v in (qualifiers or {}).items())
+
+
+def relation_title(kind: str, zh: str | None, parts: list[dict], passages: Passages, names: dict | None = None) -> str:
+    """The hover of an edge: type and term, then for every fact it stands for: qualifiers (nodes by name),
     variant, note and the cited passages."""
     lines = [f"{kind} {zh or ''}".strip()]
     for part in parts:
-        extra = [qualifier_text(part.get("qualifiers")), part.get("variant") and f"variant: {part['variant']}",
+        extra = [qualifier_text(part.get("qualifiers"), names), part.get("variant") and f"variant: {part['variant']}",
                  part.get("note") and f"note: {part['note']}"]
         lines += [f"· {e}" for e in extra if e]
         lines += [f"  {line}" for line in passages.cited(part.get("src"))]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from leishen.viz.hover import Passages, relation_title
+from leishen.viz.hover import Passages, qualifiers_of, relation_title
 from leishen.viz.offline import new_network
 
 
@@ -47,11 +47,15 @@ class PageGraph:
 
     def network(self, *, hierarchical: bool = False):
         """The pyvis network of this page (nodes first, then edges with their hover texts)."""
+        from leishen.service.lore import readings
         net = new_network(hierarchical=hierarchical, size=len(self.nodes))
         for node_id, attrs in self.nodes.items():
             net.add_node(node_id, **attrs)
+        ids = {v for edge in self.edges.values() for part in edge.parts for v in qualifiers_of(part).values()
+               if isinstance(v, str) and ":" in v}
+        names = readings(ids) if ids else {}  # a qualifier naming a node (rides=General:xuan_wu) shows its name
         for edge in self.edges.values():
             net.add_edge(edge.source, edge.target, label=edge.kind if edge.label is None else edge.label,
-                         title=relation_title(edge.kind, edge.zh, edge.parts, self.passages),
+                         title=relation_title(edge.kind, edge.zh, edge.parts, self.passages, names),
                          color=edge.colour, dashes=edge.dashes, width=edge.width)
         return net

@@ -19,6 +19,10 @@ const LOSHU = [4, 9, 2, 3, 5, 7, 8, 1, 6];  // palaces in reading order of the 3
 const PALACE = {1: "坎", 2: "坤", 3: "震", 4: "巽", 5: "中", 6: "乾", 7: "兌", 8: "艮", 9: "離"};
 const SYSTEMS = {liuren: "大六壬", qimen: "奇門", ninestar: "九星"};
 const FIXED = new Set(["moment", "tz", "topic", "systems", "lang"]);
+// the lore readings, named in the chosen language (their rule name is the query's own word)
+const LORE = {kin: {zh: "六親", ko: "육친", en: "kin"}, stages: {zh: "長生", ko: "십이운성", en: "life stage"},
+              vigour: {zh: "旺相", ko: "왕상휴수사", en: "vigour"}, relations: {zh: "刑沖破害合", ko: "형충파해합", en: "relation"},
+              shensha: {zh: "旬中神煞", ko: "순중신살", en: "decade spirit"}, leixiang: {zh: "類神", ko: "유신", en: "class symbol"}};
 
 const $ = (id) => document.getElementById(id);
 const form = $("ask");
@@ -93,10 +97,16 @@ function params() {
 }
 
 function fromQuery() {
+  // the form from the query string; false (and the status says why) when its moment is not a date-time
   const q = new URLSearchParams(location.search);
   form.elements.moment.value = (q.get("moment") || localNow()).slice(0, 16);
+  if (q.get("moment") && !form.elements.moment.value) {  // the input refuses what is not a date-time: never "now"
+    $("status").textContent = `moment: '${q.get("moment")}' is not a date-time such as 2026-12-01T10:00`;
+    return false;
+  }
   form.elements.tz.value = q.get("tz") || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   for (const [k, v] of q) if (k !== "moment" && k !== "tz" && form.elements[k]) form.elements[k].value = v;
+  return true;
 }
 
 // ---- the boards
@@ -161,12 +171,20 @@ async function showPassage(src) {
   }
 }
 
+function ruleName(f) {
+  // a rule's or pattern's own name; a lore reading's name in the chosen language (a relation with its two slots)
+  const lore = LORE[f.query];
+  if (!lore) return (f.rule || {}).name || f.id;
+  const path = f.path || [], slots = f.query === "relations" ? ` ${path[0].slot}–${path[path.length - 1].slot}` : "";
+  return (lore[lang()] || lore.en) + slots;
+}
+
 function renderFindings(reading) {
   const items = (reading.findings || []).map((f) => {
     const meaning = (f.meaning || {})[lang()] || (f.meaning || {}).zh || "";
     const cites = (f.src || []).map((s) => el("a", {class: "cite", onclick: () => showPassage(s)}, s));
-    return el("li", {"data-id": f.id}, el("span", {class: `pol pol-${f.polarity}`}, f.polarity),
-              el("span", {class: "sys"}, SYSTEMS[f.system] || f.system), el("b", {}, (f.rule || {}).name || f.id), " ",
+    return el("li", {"data-id": f.id}, el("span", {class: `pol pol-${f.polarity || "none"}`}, f.polarity || "·"),
+              el("span", {class: "sys"}, SYSTEMS[f.system] || f.system), el("b", {}, ruleName(f)), " ",
               meaning, f.certainty === "needs_judgment" ? el("span", {class: "judgment"}, ` (${t("needs")})`) : null,
               cites);
   });
@@ -205,4 +223,7 @@ async function cast(event) {
 
 form.addEventListener("submit", cast);
 form.elements.lang.addEventListener("change", () => topicList().then(() => cast()));
-Promise.all([schoolOptions(), topicList()]).then(() => { fromQuery(); return cast(); });
+schoolOptions().then(() => {  // the query first: its lang names the topics offered
+  const ok = fromQuery();
+  return topicList().then(() => (ok ? cast() : (document.body.dataset.ready = "1")));
+});

@@ -91,3 +91,18 @@ def test_web_page_casts_the_moment_and_draws_its_reading(live_server, browser, s
     passage = load_corpus(corpus_dir).passage(parse_citation(src))
     assert browser.evaluate("document.getElementById('passage').textContent") == f"{src} {passage}"
     assert_stayed_home(browser)
+
+
+def test_web_page_refuses_a_moment_that_is_not_one_and_names_topics_in_the_query_language(live_server, browser):
+    """A bad moment in the address is an error on the page, never a reading of now; lang=ko names the topics
+    in Korean; a lore finding is named in the page's language (a relation with its two slots)."""
+    browser.open(f"{live_server}/?moment=garbage&tz=Asia/Seoul&lang=en", "document.body.dataset.ready === '1'")
+    assert "moment: 'garbage'" in browser.evaluate("document.getElementById('status').textContent")
+    assert browser.evaluate("document.body.dataset.findings") is None
+    query = urllib.parse.urlencode({"moment": MOMENT, "tz": TZ})
+    browser.open(f"{live_server}/?{query}&lang=ko", "document.body.dataset.ready === '1'")
+    labels = browser.evaluate("[...document.querySelectorAll('#topics option')].map((o) => o.textContent)")
+    assert "인물" in labels and "人物" not in labels
+    names = browser.evaluate("[...document.querySelectorAll('#findings li b')].map((b) => b.textContent)")
+    assert not {"kin", "relations", "stages", "vigour"} & set(names)
+    assert any(n.startswith("형충파해합 ") and "–" in n for n in names)

@@ -119,3 +119,13 @@ def test_a_kin_or_stage_finding_binds_the_day_stem_its_evidence_starts_from():
         if f["query"] in ("kin", "stages"):
             starts = {h["slot"] for walk in (f["path"], *f["evidence"]) for h in walk[:1]}
             assert starts <= set(f["bindings"]) and "日干" in f["bindings"], f["id"]
+
+
+def test_every_chart_hop_is_read_in_words_in_each_language():
+    import re
+    from leishen.cli.read_cmds import CHART_HOPS as WORDS
+    from leishen.readings.bindings import CHART_HOPS
+    assert set(CHART_HOPS) | {"IS_SLOT", "MEETS"} <= set(WORDS)
+    for lang in ("zh", "ko", "en"):
+        text = run("read", "2026-12-01T10:00+09:00", "--topic", "*", "--lang", lang).stdout
+        assert not re.search(r"\[[A-Za-z]+_[A-Za-z_]+\]", text), lang  # no hop type shown as its code

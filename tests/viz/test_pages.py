@@ -135,3 +135,12 @@ def test_without_a_corpus_hovers_cite_only(nx_backend, corpus_dir):
     _, edges = datasets(symbol_page(nx_backend, "子", corpus=False))
     (edge,) = [e for e in edges if (e["from"], e["to"], e["label"]) == ("General:tian_hou", "Branch:zi", "HOME_BRANCH")]
     assert "000:87" in edge["title"] and passage[:20] not in edge["title"]
+
+
+def test_a_qualifier_naming_a_node_shows_its_name_on_the_hover(nx_backend):
+    """PLACEMENT_MEANS facts are qualified by nodes (on=Branch:zi, rides=General:xuan_wu): the hover names them."""
+    import re
+    _, edges = datasets(symbol_page(nx_backend, "子"))
+    titles = " ".join(e["title"] for e in edges)
+    assert "rides=" in titles and "on=" in titles
+    assert not re.search(r"=(Branch|General|Stem|Topic|Vigour):", titles), re.findall(r"=\w+:\w+", titles)[:5]
