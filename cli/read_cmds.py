@@ -77,26 +77,44 @@ def path_words(path: list, lang: str, schema) -> str:
     return " ".join(out)
 
 
-def render_reading(reading: dict, lang: str) -> str:
-    """Findings grouped by system and topic, one line each; then the tally and the judgment list."""
+#: the words of the readable reading, by language
+WORDS = {"zh": {"topic": "占事", "general": "總占 (無占事)", "every": "諸占事 (*)", "general_rules": "通則",
+                "tally": "吉凶統計", "needs": "待斷"},
+         "ko": {"topic": "점사", "general": "총점 (점사 없음)", "every": "모든 점사 (*)", "general_rules": "통칙",
+                "tally": "길흉 집계", "needs": "판단 필요"},
+         "en": {"topic": "topic", "general": "(general reading)", "every": "every topic (*)", "general_rules": "general",
+                "tally": "tally", "needs": "needs judgment"}}
+
+
+def render_reading(reading: dict, lang: str, topic_names: dict | None = None) -> str:
+    """Findings grouped by system and topic, one line each; then the tally and the judgment list, in the words
+    of *lang* (*topic_names*: a topic's zh name → its names, {"ko", "en"})."""
     from leishen.loaders.schema import load_schema
     schema = load_schema()
-    lines = [f"{(reading.get('moment') or {}).get('local', '')}  topic: {reading['topic'] or '(general reading)'}"]
+    words, names = WORDS[lang], topic_names or {}
+
+    def topic(name):  # a topic's zh name in the chosen language
+        return (names.get(name) or {}).get(lang) or name
+
+    asked = reading["topic"]
+    shown = words["general"] if asked is None else words["every"] if asked == "*" else topic(asked)
+    lines = [f"{(reading.get('moment') or {}).get('local', '')}  {words['topic']}: {shown}"]
     groups: dict = {}
     for f in reading["findings"]:
         groups.setdefault((f["system"], f["topic"] or "general", f["query"]), []).append(f)
-    for (system, topic, query), items in sorted(groups.items()):
-        lines.append(f"\n【{system} · {topic} · {query}】")
+    for (system, name, query), items in sorted(groups.items()):
+        lines.append(f"\n【{system} · {words['general_rules'] if name == 'general' else topic(name)} · {query}】")
         for f in items:
             mean = (f["meaning"] or {}).get(lang) or (f["meaning"] or {}).get("zh") or ""
-            judge = "  (needs judgment)" if f["certainty"] == "needs_judgment" else ""
+            judge = f"  ({words['needs']})" if f["certainty"] == "needs_judgment" else ""
             lines.append(f" {MARKS.get(f['polarity'], ' ')} {mean}{judge}  ⟵ {path_words(f['path'], lang, schema)}"
                          f"  [{', '.join(f['src'])}]")
-    lines.append("\ntally: " + "; ".join(f"{t}: " + " ".join(f"{k}{v}" for k, v in row.items())
-                                         for t, row in reading["tally"].items()))
+    lines.append(f"\n{words['tally']}: " + "; ".join(
+        f"{words['general_rules'] if t == 'general' else topic(t)}: " + " ".join(f"{k}{v}" for k, v in row.items())
+        for t, row in reading["tally"].items()))
     judged = [f for f in reading["findings"] if f["certainty"] == "needs_judgment"]
     if judged:
-        lines.append(f"needs judgment ({len(judged)}):")
+        lines.append(f"{words['needs']} ({len(judged)}):")
         lines += [f"  {(f['meaning'] or {}).get(lang) or (f['meaning'] or {}).get('zh')}: {f['judgment']}  "
                   f"[{', '.join(f['src'])}]" for f in judged]
     return "\n".join(lines)
@@ -125,7 +143,10 @@ def read(moment, tz, fold, topic, lang, typed, backend, uri, user, password, as_
     r = _reader(backend, uri, user, password)
     chart = _load_chart(typed) if typed else chart_of(moment, tz=tz, fold=fold)
     reading = r.read(chart, topic=topic)
-    click.echo(json.dumps(reading, ensure_ascii=False) if as_json else render_reading(reading, lang))
+    if as_json:
+        click.echo(json.dumps(reading, ensure_ascii=False))
+        return
+    click.echo(render_reading(reading, lang, {t["zh"]: t for t in r.topics()}))
 
 
 @click.command("find")

@@ -129,3 +129,12 @@ def test_every_chart_hop_is_read_in_words_in_each_language():
     for lang in ("zh", "ko", "en"):
         text = run("read", "2026-12-01T10:00+09:00", "--topic", "*", "--lang", lang).stdout
         assert not re.search(r"\[[A-Za-z]+_[A-Za-z_]+\]", text), lang  # no hop type shown as its code
+
+
+@pytest.mark.parametrize("lang, header, tally, topic", [("zh", "占事: 求財", "吉凶統計: ", "求財"),
+                                                        ("ko", "점사: 구재", "길흉 집계: ", "구재"),
+                                                        ("en", "topic: seeking wealth", "tally: ", "seeking wealth")])
+def test_the_readable_reading_speaks_its_language(lang, header, tally, topic):
+    text = run("read", "2026-12-01T10:00+09:00", "--topic", "求財", "--lang", lang).stdout
+    assert text.splitlines()[0].endswith(header)
+    assert f"· {topic} · rules】" in text and any(line.startswith(tally) for line in text.splitlines())
