@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from leishen.engine.calendar import MomentFacts, check_moment, moment_facts
-from leishen.engine.liuren.chart import liuren_from_facts
+from leishen.engine.liuren.chart import birth_section, chart_year, liuren_from_facts
 from leishen.engine.liuren.options import LiurenOptions
 from leishen.errors import ChartError
 
@@ -112,6 +112,8 @@ def build_chart(moment: datetime, request: ChartRequest = ChartRequest()) -> dic
     if "liuren" in request.systems:
         chart["liuren"] = liuren_from_facts(facts, request.liuren, longitude=request.longitude,
                                             birth_year=request.birth_year, sex=request.sex)
+    elif request.birth_year is not None:  # no Liu Ren section to hold it: the asker's 本命 and 行年 on their own
+        chart["birth"] = birth_section({"year": request.birth_year, "sex": request.sex, "chart_year": chart_year(facts)})
     if "qimen" in request.systems:
         chart["qimen"] = _qimen(facts, request)
     if "ninestar" in request.systems:

@@ -167,6 +167,7 @@ class TypedChart(_Model):
     solar_term: Term | None = None
     middle_term: Term | None = None
     calendar: Calendar | None = None
+    birth: Birth | None = None  # a chart without Liu Ren: the asker's 本命 and 行年 (else liuren.birth)
     liuren: Liuren | None = None
     qimen: Qimen | None = None
     ninestar: Ninestar | None = None

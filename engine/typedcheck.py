@@ -139,7 +139,7 @@ def _request(chart: dict) -> ChartRequest:
                 calendar[key] = value
         per_system[system] = {k: v for k, v in options.items() if v is not None}
     liuren = chart.get("liuren", {})
-    birth = liuren.get("birth") or {}
+    birth = liuren.get("birth") or chart.get("birth") or {}
     systems = tuple(s for s in SYSTEMS if s in chart) or SYSTEMS
     request = ChartRequest(systems, calendar.get("day_boundary") or "23:00", calendar.get("longitude"),
                            LiurenOptions.from_mapping(liuren.get("options")), per_system["qimen"],

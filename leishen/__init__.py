@@ -71,3 +71,11 @@ def graph(backend: str = "networkx"):
     r = readings.reader(backend)
     r.backend.ensure_loaded()
     return r.backend.graph
+
+
+def __getattr__(name: str):
+    """``leishen.readings``, ``leishen.engine`` … reachable after ``import leishen`` alone (imported on first use)."""
+    import importlib
+    if name in ("readings", "engine", "loaders", "queries", "backends", "service", "api", "viz", "errors"):
+        return importlib.import_module(f"leishen.{name}")
+    raise AttributeError(f"module 'leishen' has no attribute {name!r}")

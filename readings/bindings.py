@@ -162,6 +162,12 @@ def _board(plate: dict, generals: dict, lex: Lexicon) -> tuple[dict, dict, dict,
     return above, below, rides, positions
 
 
+def _set_options(options) -> dict:
+    """A system's school options as a finding shows them: those set (an option left unset, null, is not shown,
+    so a chart and its typed copy, which drops nulls, read alike)."""
+    return {k: v for k, v in options.items() if v is not None} if isinstance(options, dict) else {}
+
+
 def _birth_slots(birth: dict, lex: Lexicon, s: dict) -> None:
     """本命 / 行年 (and their stems) from the asker's birth: the pillars ``ben_ming`` and ``xing_nian``."""
     for key, part in (("本命", "ben_ming"), ("行年", "xing_nian")):
@@ -331,16 +337,16 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindin
         hour = (chart.get("pillars") or {}).get("hour")
         if hour:
             _root(b.slots, lex, "時干", lex.id("Stem", hour[0]))
-        b.options["liuren"] = chart["liuren"].get("options", {})
+        b.options["liuren"] = _set_options(chart["liuren"].get("options"))
     if "qimen" in systems:
         qimen_bindings(chart["qimen"], lex, b)
         _birth_slots((chart.get("liuren") or {}).get("birth") or chart.get("birth") or {}, lex, b.slots)
         qm, pillars = chart["qimen"], chart.get("pillars") or {}
         _nayin_slots({"年": pillars.get("year"), "月": pillars.get("month"), "日": qm.get("day_pillar"),
                       "時": qm.get("hour_pillar")}, lex, b.slots)
-        b.options["qimen"] = chart["qimen"].get("options", {})
+        b.options["qimen"] = _set_options(chart["qimen"].get("options"))
     if "ninestar" in systems:
         ninestar_bindings(chart["ninestar"], lex, b)
-        b.options["ninestar"] = chart["ninestar"].get("options", {})
+        b.options["ninestar"] = _set_options(chart["ninestar"].get("options"))
     _root(b.slots, lex, "季節", season)
     return b

@@ -243,10 +243,9 @@ class Reader(Topics):
             if ok:
                 findings.append(self.made.rule(rule, wits, where, ctx, concepts))
         if with_lore:
-            findings += lore_findings(self, b, answers, lore)
             among, rows = early_rows.result() if early_rows else self._relations(b, topic_id)
-            findings += relation_findings(self, b, among)
-            findings += shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows)
+            findings += with_options(lore_findings(self, b, answers, lore) + relation_findings(self, b, among)
+                                     + shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows), b)
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
                 "topic": self.props[topic_id]["name"] if topic_id not in (None, ALL_TOPICS) else topic_id,
@@ -383,6 +382,13 @@ class Reader(Topics):
                 found, held[pattern] = self.made.pattern(pattern, results, ctx, concepts)
                 findings += found
         return findings, held
+
+
+def with_options(findings: list[dict], b) -> list[dict]:
+    """The lore findings (kept and shared whatever the options) with the school options of their system in this
+    chart, as a rule's finding has them."""
+    options = b.options
+    return [{**f, "options": options[f["system"]]} if options.get(f["system"]) else f for f in findings]
 
 
 def patterns_tested(call) -> set[str]:

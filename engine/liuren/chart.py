@@ -93,7 +93,7 @@ def liuren_section(day: str, hour_branch: str, general: str, options: LiurenOpti
     if year_branch:
         section["tai_sui"] = year_branch
     if birth:
-        section["birth"] = _birth(birth)
+        section["birth"] = birth_section(birth)
     section["options"] = _options_dict(options)
     return section
 
@@ -111,7 +111,8 @@ def _options_dict(options: LiurenOptions) -> FrozenDict:
     return FrozenDict(options.to_dict())
 
 
-def _birth(birth: dict) -> dict:
+def birth_section(birth: dict) -> dict:
+    """The asker's birth: ``{year, ben_ming}`` (本命), with the sex and the chart's year also ``sex, xing_nian`` (行年)."""
     year = birth.get("year")
     if not isinstance(year, int) or isinstance(year, bool):
         raise ChartError(f"birth.year: {year!r} is not a year such as 1984")

@@ -115,3 +115,36 @@ def test_the_graph_checks_walk_a_variant_relation_only_when_asked():
     assert "liuren/stages/末傳/LifeStage:di_wang" in walked(with_variants)
     found = next(f for f in with_variants["findings"] if f["id"] == "liuren/stages/末傳/LifeStage:di_wang")
     assert found["variant"] == "text"
+
+
+def test_a_chart_without_liu_ren_keeps_the_askers_birth_for_qimen():
+    """本命 is a slot Qimen rules test too: a Qimen-only chart carries the birth on its own and binds it."""
+    from leishen.engine.chart import ChartRequest
+    request = ChartRequest(systems=("qimen",), birth_year=1984, sex="male")
+    chart = leishen.chart("2026-12-01T10:00+09:00", request=request)
+    assert chart["birth"] == {"year": 1984, "ben_ming": "甲子", "sex": "male", "xing_nian": "戊申"}
+    reading = leishen.read(chart, topic="*")  # checked as a typed chart: the top-level birth is part of the shape
+    assert {"本命", "本命干", "行年"} <= set(reading["bindings"])
+    assert "birth" not in leishen.chart("2026-12-01T10:00+09:00", request=ChartRequest(birth_year=1984))
+
+
+def test_lore_findings_show_the_options_of_their_system_and_a_typed_copy_reads_alike():
+    import json
+    from leishen.engine.chart import ChartRequest
+    from leishen.engine.liuren.options import LiurenOptions
+    chart = leishen.chart("2026-12-01T10:00+09:00", request=ChartRequest(liuren=LiurenOptions.from_mapping(
+        {"noble_table": "daquan"})))
+    computed = leishen.readings.read(chart, topic="*")
+    for f in computed["findings"]:
+        section = chart[f["system"]]["options"]
+        assert f["options"] == {k: v for k, v in section.items() if v is not None}, f["id"]
+    typed = leishen.read(json.loads(json.dumps(chart)), topic="*")
+    assert [(f["id"], f["options"]) for f in typed["findings"]] == [(f["id"], f["options"]) for f in computed["findings"]]
+
+
+def test_the_readings_package_is_reachable_from_import_leishen_alone():
+    import subprocess
+    import sys
+    code = "import leishen; print(len(leishen.readings.read(leishen.chart('2026-12-01T10:00+09:00'))['findings']) > 0)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.stdout.strip() == "True", out.stderr
