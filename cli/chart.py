@@ -53,23 +53,41 @@ def _key_values(pairs: tuple[str, ...], flag: str) -> dict:
     return out
 
 
+def request_options(func):
+    """The options of a chart's computation (``chart`` and ``read`` take the same): the systems, the calendar,
+    every Liu Ren school option, the asker's birth, and Qimen / Nine Star options as KEY=VALUE."""
+    options = [
+        click.option("--system", "systems", default="liuren,qimen,ninestar", show_default=True,
+                     help="comma-separated systems: liuren, qimen, ninestar"),
+        click.option("--day-boundary", type=click.Choice(DAY_BOUNDARIES), default="23:00", show_default=True,
+                     help="子-hour day change: 23:00 (子初換日) or 00:00"),
+        click.option("--longitude", type=click.FloatRange(-180.0, 180.0), default=None,
+                     help="degrees east: use local true solar time"),
+        _liuren_options,
+        click.option("--birth-year", type=int, default=None, help="asker's birth year (本命; with --sex also 行年)"),
+        click.option("--sex", type=click.Choice(["male", "female"]), default=None, help="asker's sex, for 行年"),
+        click.option("--qimen-opt", multiple=True, metavar="KEY=VALUE", help="Qimen option (e.g. method=zhi_run)"),
+        click.option("--ninestar-opt", multiple=True, metavar="KEY=VALUE", help="Nine Star option (e.g. day_leap=…)"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, liuren: dict) -> ChartRequest:
+    """The ChartRequest of the :func:`request_options` given."""
+    return ChartRequest(parse_systems(systems), day_boundary, longitude, LiurenOptions.from_mapping(liuren),
+                        _key_values(qimen_opt, "--qimen-opt"), _key_values(ninestar_opt, "--ninestar-opt"),
+                        birth_year, sex)
+
+
 @click.command("chart")
 @click.argument("moment", required=False)
 @click.option("--tz", default=None, help="IANA time zone for a moment without offset (e.g. Asia/Shanghai); "
                                          "with --batch, the zone of lines without tz")
 @click.option("--fold", type=click.IntRange(0, 1), default=None,
               help="a local time the clocks show twice (DST ends): 0 = the first, 1 = the second")
-@click.option("--system", "systems", default="liuren,qimen,ninestar", show_default=True,
-              help="comma-separated systems: liuren, qimen, ninestar")
-@click.option("--day-boundary", type=click.Choice(DAY_BOUNDARIES), default="23:00", show_default=True,
-              help="子-hour day change: 23:00 (子初換日) or 00:00")
-@click.option("--longitude", type=click.FloatRange(-180.0, 180.0), default=None,
-              help="degrees east: use local true solar time")
-@_liuren_options
-@click.option("--birth-year", type=int, default=None, help="asker's birth year (本命; with --sex also 行年)")
-@click.option("--sex", type=click.Choice(["male", "female"]), default=None, help="asker's sex, for 行年")
-@click.option("--qimen-opt", multiple=True, metavar="KEY=VALUE", help="Qimen option (e.g. method=zhi_run)")
-@click.option("--ninestar-opt", multiple=True, metavar="KEY=VALUE", help="Nine Star option (e.g. day_leap=…)")
+@request_options
 @click.option("--batch", "batch", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help='JSONL file of {"moment": "...", "tz": "...", "fold": 0|1}, one chart (or '
                    '{"line": n, "error": "..."}) per line out ("-" = stdin)')
@@ -85,9 +103,7 @@ def chart(moment, tz, fold, systems, day_boundary, longitude, birth_year, sex, q
     if typed is not None:
         _check_typed(typed, as_json)
         return
-    request = ChartRequest(parse_systems(systems), day_boundary, longitude, LiurenOptions.from_mapping(liuren),
-                           _key_values(qimen_opt, "--qimen-opt"), _key_values(ninestar_opt, "--ninestar-opt"),
-                           birth_year, sex)
+    request = request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, liuren)
     if batch is not None:
         _run_batch(batch, request, tz, as_json)
         return

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from leishen.cli.options import backend_options, handle_errors, open_backend
+from leishen.cli.chart import request_of, request_options
 from leishen.errors import ChartError
 
 MARKS = {"吉": "○", "凶": "×", "平": "·", "混": "±", None: " "}
@@ -128,20 +129,26 @@ def render_reading(reading: dict, lang: str, topic_names: dict | None = None) ->
 @click.option("--lang", type=click.Choice(LANGS), default="zh", show_default=True, help="language of the meanings")
 @click.option("--chart", "typed", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="read a chart typed by hand (the JSON shape of `leishen chart --json`)")
+@request_options
 @backend_options
 @click.option("--json", "as_json", is_flag=True, help="machine-readable JSON on stdout")
 @handle_errors
-def read(moment, tz, fold, topic, lang, typed, backend, uri, user, password, as_json):
-    """Read the chart of MOMENT (default now; or --chart FILE): every rule it meets, with its path and citations."""
+def read(moment, tz, fold, topic, lang, typed, backend, uri, user, password, as_json, systems, day_boundary, longitude,
+         birth_year, sex, qimen_opt, ninestar_opt, **liuren):
+    """Read the chart of MOMENT (default now; or --chart FILE), computed with the options given (as `leishen chart`
+    takes them): every rule it meets, with its path and citations."""
+    from leishen.engine.chart import ChartRequest
     from leishen.service.charts import chart_of
     if moment is not None and typed is not None:
         raise ChartError("give MOMENT or --chart FILE, not both")
     if typed == "":
         raise ChartError("--chart: the file name is empty")
-    if typed and (tz is not None or fold is not None):
-        raise ChartError("--tz and --fold set the clock of a MOMENT; a chart from --chart FILE carries its own")
+    request = request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, liuren)
+    if typed and (tz is not None or fold is not None or request != ChartRequest()):
+        raise ChartError("--tz, --fold and the chart options set how a MOMENT is charted; a chart from --chart FILE "
+                         "carries its own")
     r = _reader(backend, uri, user, password)
-    chart = _load_chart(typed) if typed else chart_of(moment, tz=tz, fold=fold)
+    chart = _load_chart(typed) if typed else chart_of(moment, request, tz=tz, fold=fold)
     reading = r.read(chart, topic=topic)
     if as_json:
         click.echo(json.dumps(reading, ensure_ascii=False))

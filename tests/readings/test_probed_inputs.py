@@ -81,7 +81,8 @@ def test_a_computed_chart_at_the_edge_of_the_years_reads_back(tmp_path, moment):
     ("[" * 100000 + "]" * 100000, (), "JSON nested too deeply"),
     ("[1]", (), "expected a JSON object (a chart), found list"),
     (None, (), "--chart: the file name is empty"),
-    ("{}", ("--tz", "UTC"), "--tz and --fold set the clock of a MOMENT"),
+    ("{}", ("--tz", "UTC"), "--tz, --fold and the chart options set how a MOMENT is charted"),
+    ("{}", ("--system", "qimen"), "--tz, --fold and the chart options set how a MOMENT is charted"),
 ])
 def test_read_chart_refuses_what_is_not_a_chart_to_read(tmp_path, content, args, message):
     path = ""
@@ -138,3 +139,13 @@ def test_the_readable_reading_speaks_its_language(lang, header, tally, topic):
     text = run("read", "2026-12-01T10:00+09:00", "--topic", "求財", "--lang", lang).stdout
     assert text.splitlines()[0].endswith(header)
     assert f"· {topic} · rules】" in text and any(line.startswith(tally) for line in text.splitlines())
+
+
+def test_read_charts_the_moment_with_the_options_chart_takes():
+    args = ("2026-12-01T10:00+09:00", "--system", "qimen", "--birth-year", "1984", "--sex", "male",
+            "--qimen-opt", "method=zhi_run", "--noble-table", "daquan", "--json")
+    reading = json.loads(run("read", *args).stdout)
+    chart = json.loads(run("chart", *args).stdout)
+    assert reading["chart"] == chart and reading["systems"] == ["qimen"]
+    assert {"本命", "行年"} <= set(reading["bindings"]) and chart["qimen"]["options"]["method"] == "zhi_run"
+    assert run("read", "2026-12-01T10:00+09:00", "--qimen-opt", "nonsense").exit_code == 2
