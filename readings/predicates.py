@@ -214,10 +214,15 @@ class ChartLeaf(Node):
         if pred == "same":
             other, obound = self.second.get(env, b)
             return (True, _chain(bound) + _chain(obound), []) if other == value else FAIL
-        if pred == "over":
+        if pred == "over":  # witnesses: the branch's walk down to the earth, then the slot it stands over
             earth = b.below.get(value)
-            ok = earth is not None and earth == self._earth(env, b)
-            return (True, [bound.chain + (("UNDER", earth),)] if bound else [], []) if ok else FAIL
+            target, tbound = self.second.get(env, b)
+            if earth is None or earth != self._earth(target, b):
+                return FAIL
+            wits = [bound.chain + (("UNDER", earth),)] if bound else []
+            if tbound is not None and isinstance(tbound.value, str):  # (本命, 日干 …: what decided it is named)
+                wits.append(tbound.chain)
+            return True, wits, []
         if pred == "void":
             voids = set()
             for name in self.voids:
@@ -226,9 +231,8 @@ class ChartLeaf(Node):
             return (True, _chain(bound), []) if value in voids else FAIL
         raise ValueError(f"no evaluator for predicate {pred!r}")
 
-    def _earth(self, env: dict, b: Bindings) -> str | None:
-        """The earth position an ``over`` target names: a Branch, or a Stem slot's 寄宮."""
-        value, _ = self.second.get(env, b)
+    def _earth(self, value, b: Bindings) -> str | None:
+        """The earth position an ``over`` target (its value) names: a Branch, or a Stem slot's 寄宮."""
         if isinstance(value, str) and value.startswith("Stem:"):
             lodge = b.slots.get("寄宮")
             return lodge.value if lodge and b.slots["日干"].value == value else None

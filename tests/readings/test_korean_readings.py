@@ -34,7 +34,9 @@ def test_the_yong_on_the_day_branch_and_combining_with_it(r):
     f = _found(r, BOTH)["002-S29.SF-08c"]
     assert _names(f["path"]) == ["子", "IS_SLOT", "初傳", "SIGNIFIES", "正當時"] and f["path"][0]["slot"] == "初傳"
     assert f["certainty"] == "holds" and f["src"] == ["002:155"]
-    assert [_names(e) for e in f["evidence"]] == [["子", "UNDER", "丑"], ["子", "COMBINES", "丑"]]
+    # 初傳 子 over the day branch 丑 (the walk down, then 日支 itself), and 子 combining with 丑
+    assert [_names(e) for e in f["evidence"]] == [["子", "UNDER", "丑"], ["丑"], ["子", "COMBINES", "丑"]]
+    assert f["evidence"][1][0]["slot"] == "日支"
 
 
 def test_only_one_of_placed_and_combining_is_no_finding(r):

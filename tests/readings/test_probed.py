@@ -148,3 +148,17 @@ def test_the_readings_package_is_reachable_from_import_leishen_alone():
     code = "import leishen; print(len(leishen.readings.read(leishen.chart('2026-12-01T10:00+09:00'))['findings']) > 0)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "True", out.stderr
+
+
+def _walk_names(walk):
+    return [h["node"]["name"] if "node" in h else h["rel"] for h in walk]
+
+
+def test_a_rule_of_a_branch_over_the_askers_year_names_the_year():
+    """yuejiang_xu.csv#34 (戌加年命): 戌 over the 本命 position. Its evidence names 本命 (it decided the finding)."""
+    from leishen.engine.chart import ChartRequest
+    chart = leishen.chart("2026-12-01T10:00+09:00", request=ChartRequest(birth_year=1973, sex="male"))
+    found = next(f for f in leishen.read(chart, topic="*")["findings"] if "yuejiang_xu.csv#34" in f["id"])
+    assert found["bindings"] == {"地": "Branch:chou", "本命": "Branch:chou"}
+    assert [h.get("slot") for walk in found["evidence"] for h in walk[:1]][-1] == "本命"
+    assert _walk_names(found["evidence"][-1]) == ["丑"]  # the 本命 position itself, at its slot
