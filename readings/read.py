@@ -9,7 +9,6 @@ the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findings that need 
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -27,16 +26,15 @@ from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
 from leishen.readings.lore_cache import lore_store
+from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
 from leishen.readings.trail import chart_trail
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
-LORE_QUERIES = ("kin", "stages", "vigour", "relations", "leixiang", "shensha")
-FINDING_ID = re.compile(r"^(?:liuren|qimen|ninestar)/(?:rules|patterns)/(facts/[^@]+)(?:@.*)?$")
 MEMO_LIMIT = 50_000  # graph predicate results kept (about 50 MB); emptied past it, between readings
 
 
-class Reader(Topics):
+class Reader(Topics, Selecting):
     """Reads charts against the rules of the graph, on a backend (NetworkX by default).
 
     *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
@@ -156,44 +154,6 @@ class Reader(Topics):
             self._answers.update(fresh)
             return self._answers
         return fresh
-
-    def select(self, wanted: str) -> tuple[set, bool]:
-        """(the rule facts a ``find`` of *wanted* evaluates, whether a lore query is asked): those it names
-        (:meth:`named`) and every REQUIRES rule of a pattern they test (``pattern(P)``), to decide it."""
-        chosen, lore = self.named(wanted)
-        patterns = {p for r in self.rules if r.fact in chosen for p in patterns_tested(r.when)}
-        return chosen | {r.fact for r in self.requires if self.facts[r.fact].subject in patterns}, lore
-
-    def named(self, wanted: str) -> tuple[set, bool]:
-        """The rule facts a ``find`` asks for (by fact id, item, pattern or meaning name, or
-        ``subject→object``; a pattern with every REQUIRES rule of it), and whether a lore query (kin,
-        stages, vigour, relations …) is asked."""
-        chosen = set()
-        if not isinstance(wanted, str):
-            from leishen.readings.search import FindError
-            raise FindError(f"rule: expected a rule name or id, found {type(wanted).__name__}", "rule")
-        wanted = wanted.strip()
-        finding = FINDING_ID.match(wanted)  # a finding's own id names its fact (…/rules/facts/000/x.csv#5@p1)
-        wanted = finding.group(1) if finding else wanted
-        folded = wanted.lower()
-        if not wanted:  # no name: nothing is chosen (some facts have no item)
-            return chosen, False
-        for rule in self.rules:
-            fact = self.facts[rule.fact]
-            subject, obj = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
-            names = {fact.id, fact.item, self._name(fact), subject.get("name"), obj.get("name"), obj.get("ko"),
-                     (obj.get("en") or "").lower() or None}
-            if wanted in names or folded in names:
-                chosen.add(rule.fact)
-        if any(self.facts[f].relation == "REQUIRES" for f in chosen):  # a pattern: all its parts
-            patterns = {self.facts[f].subject for f in chosen if self.facts[f].relation == "REQUIRES"}
-            chosen |= {r.fact for r in self.requires if self.facts[r.fact].subject in patterns}
-        return chosen, wanted in LORE_QUERIES
-
-    def systems_of(self, facts: set) -> tuple[str, ...]:
-        """The systems the rules of these facts need (liuren for the lore readings)."""
-        wanted = {r.system for r in self.rules if r.fact in facts} or {"liuren"}
-        return tuple(s for s in ("liuren", "qimen", "ninestar") if s in wanted)
 
     def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True,
              trail: bool = True) -> dict:
@@ -389,13 +349,6 @@ def with_options(findings: list[dict], b) -> list[dict]:
     chart, as a rule's finding has them."""
     options = b.options
     return [{**f, "options": options[f["system"]]} if options.get(f["system"]) else f for f in findings]
-
-
-def patterns_tested(call) -> set[str]:
-    """The patterns a condition tests (``pattern(P)`` anywhere in it)."""
-    if getattr(call, "pred", None) == "pattern":
-        return {call.args[0].id}
-    return {p for a in getattr(call, "args", ()) for p in patterns_tested(a)}
 
 
 def tally(findings: list[dict]) -> dict:
