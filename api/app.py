@@ -49,6 +49,8 @@ class HeadAsGet:
             return await self.app(scope, receive, send)
 
         async def headers_only(message):
+            if message["type"] == "http.response.pathsend":  # a file sent by the server itself: none for HEAD
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
             if message["type"] == "http.response.body":
                 message = {**message, "body": b"", "more_body": False} if not message.get("more_body") else None
             if message is not None:

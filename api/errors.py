@@ -95,8 +95,9 @@ async def http_error(_request: Request, exc: HTTPException) -> JSONResponse:
     response = error_response(exc.status_code, str(exc.detail), "HTTPException")
     for key, value in (exc.headers or {}).items():
         response.headers[key] = value
-    if exc.status_code == 405:  # the router names the first route of the path only (GET /readings, not POST)
-        response.headers["allow"] = ", ".join(allowed_methods(_request.app, _request.url.path))
+    allowed = allowed_methods(_request.app, _request.url.path) if exc.status_code == 405 else None
+    if allowed:  # the router names the first route of the path only (GET /readings, not POST)
+        response.headers["allow"] = ", ".join(allowed)
     return response
 
 

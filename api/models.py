@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from leishen.engine.calendar import DAY_BOUNDARIES
 from leishen.engine.chart import SYSTEMS, ChartRequest
@@ -56,6 +56,13 @@ class ChartQuery(BaseModel):
     qimen_leap_threshold: int | None = Field(None, ge=1, le=14, description="置閏: days of 超神 that call for a 閏")
     ninestar_day_leap: DayLeap | None = None
     ninestar_day_flight: DayFlight | None = None
+
+    @field_validator("fold", mode="before")
+    @classmethod
+    def _fold_is_a_number(cls, value):
+        if isinstance(value, bool):  # true/false are not the 0 / 1 of a repeated hour
+            raise ValueError("fold is 0 or 1, not a boolean")
+        return value
 
     def chart(self) -> dict:
         """The chart of this moment with these options (:func:`leishen.service.charts.chart_of`)."""

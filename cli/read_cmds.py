@@ -171,7 +171,7 @@ def find(rule, start, end, tz, step, topic, backend, uri, user, password, as_jso
     from leishen.readings.search import find as run_find, moments, range_ends
     r = _reader(backend, uri, user, password)
     t0, t1 = range_ends(start, end, tz, names=("from", "to"))
-    total = sum(1 for _ in moments(t0, t1, step))
+    total = sum(1 for _ in moments(t0, t1, step, names=("from", "to")))
     with click.progressbar(length=total, label="find", file=sys.stderr) as bar:
         for hit in run_find(r, rule, t0, t1, step=step, topic=topic, progress=lambda _t: bar.update(1)):
             click.echo(json.dumps(hit, ensure_ascii=False))

@@ -4,7 +4,8 @@ A *moment* is a timezone-aware :class:`datetime.datetime` whose local year lies 
 :data:`MIN_YEAR`..:data:`MAX_YEAR` (1800-01-01T00:00 to 2200-12-31T23:59:59 on the moment's
 own clock, in a UTC offset from -12:00 to +14:00 when the offset is given as such; an IANA zone's own
 offset is taken as the zone gives it, local mean time too: America/Sitka +14:58 before 1867, Asia/Manila
--15:56 before 1845). Every error is a :class:`MomentError`
+-15:56 before 1845, and such an offset written to the second, as a chart's moment shows it, is read back).
+Every error is a :class:`MomentError`
 whose message starts with the field (``moment:``, ``tz:``, ``fold:``, ``longitude:``).
 
 Local times in an IANA zone are checked against its transitions: a time in a gap (the
@@ -118,15 +119,23 @@ def _check_year(moment: datetime) -> None:
 
 
 _MIN_OFFSET, _MAX_OFFSET = timedelta(hours=-12), timedelta(hours=14)
+_LMT = timedelta(hours=16)  # local mean times reach about ±16:00 (Asia/Manila -15:56:08 before 1845)
+
+
+def _offset_allowed(moment: datetime, offset: timedelta) -> bool:
+    """An IANA zone's offset, whatever it is; a fixed offset within -12:00..+14:00, or one to the second (a
+    local mean time, as a zone gives it before standard time: a chart's own moment written back) within ±16:00."""
+    if isinstance(moment.tzinfo, ZoneInfo) or _MIN_OFFSET <= offset <= _MAX_OFFSET:
+        return True
+    return offset.seconds % 60 != 0 and -_LMT <= offset <= _LMT
 
 
 def check_moment(moment: datetime) -> datetime:
-    """Raise :class:`MomentError` unless *moment* is aware and within the supported years, and a fixed UTC
-    offset (not an IANA zone's, which may be a local mean time) lies within -12:00..+14:00."""
+    """Raise :class:`MomentError` unless *moment* is aware and within the supported years, with an offset
+    :func:`_offset_allowed` takes."""
     if isinstance(moment, datetime):
         offset = moment.utcoffset()
-        if offset is not None and MIN_YEAR <= moment.year <= MAX_YEAR and (
-                isinstance(moment.tzinfo, ZoneInfo) or _MIN_OFFSET <= offset <= _MAX_OFFSET):
+        if offset is not None and MIN_YEAR <= moment.year <= MAX_YEAR and _offset_allowed(moment, offset):
             return moment
     if not isinstance(moment, datetime):
         raise MomentError(f"moment: expected a datetime, found {type(moment).__name__}")

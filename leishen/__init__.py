@@ -16,7 +16,8 @@ __version__ = "0.1.0"
 
 def _moment(value, tz=None):
     """A moment from ISO text, None / "now" (the current instant) or a datetime, as the CLI reads one: a naive
-    datetime is read on *tz*'s clock, an aware one is shown in *tz*; MomentError naming what is wrong."""
+    datetime is read on *tz*'s clock (a time the clock shows twice by its ``fold``, 0 the first, as Python
+    reads it), an aware one is shown in *tz*; MomentError naming what is wrong."""
     from datetime import datetime
 
     from leishen.engine.moment import check_moment, localize, parse_moment, zone_named
@@ -62,7 +63,12 @@ def find(rule: str, start, end, *, tz: str | None = None, step: str = "hour", to
          backend=None):
     """The moments from *start* to *end* where *rule* holds (an iterator of dicts)."""
     from leishen import readings
-    return readings.find(rule, _moment(start, tz), _moment(end, tz), step=step, topic=topic, backend=backend)
+    if isinstance(start, str) and isinstance(end, str):  # as the CLI reads them: an error names the end at fault
+        from leishen.readings.search import range_ends
+        first, last = range_ends(start, end, tz)
+    else:
+        first, last = _moment(start, tz), _moment(end, tz)
+    return readings.find(rule, first, last, step=step, topic=topic, backend=backend)
 
 
 def graph(backend: str = "networkx"):

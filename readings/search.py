@@ -97,7 +97,8 @@ def range_ends(start: str, end: str, tz: str | None = None, names: tuple[str, st
     return ends[0], ends[1]
 
 
-def moments(start: datetime, end: datetime, step: str) -> Iterator[datetime]:
+def moments(start: datetime, end: datetime, step: str, names: tuple[str, str] = ("start", "end")
+            ) -> Iterator[datetime]:
     """Every moment from *start* to *end* (inclusive), shown on *start*'s clock. ``hour``: every real hour (in
     absolute time: where a clock is set back its repeated hour comes twice, where it jumps the skipped hour never
     comes); ``day``: the same clock time each day (a time a clock jumps over that day is read on the later
@@ -105,7 +106,7 @@ def moments(start: datetime, end: datetime, step: str) -> Iterator[datetime]:
     if step not in STEPS:
         raise FindError(f"step: {step!r} is not one of {', '.join(STEPS)}", "step")
     if end < start:  # (aware datetimes of different zones compare as instants)
-        raise FindError("the end of the range is before its start", "end")
+        raise FindError(f"{names[1]}: the end of the range is before its start", names[1])
     first, last = start.astimezone(timezone.utc), end.astimezone(timezone.utc)
     count = (last - first) // STEPS[step] + 1
     if count > MAX_MOMENTS:
@@ -114,8 +115,8 @@ def moments(start: datetime, end: datetime, step: str) -> Iterator[datetime]:
     try:
         check_moment(last.astimezone(zone))
     except MomentError as exc:
-        raise FindError(f"end: on the clock of the start ({start.isoformat()}) the range ends at "
-                        f"{last.astimezone(zone).isoformat()}:{str(exc).removeprefix('moment:')}", "end") from None
+        raise FindError(f"{names[1]}: on the clock of the start ({start.isoformat()}) the range ends at "
+                        f"{last.astimezone(zone).isoformat()}:{str(exc).removeprefix('moment:')}", names[1]) from None
     if step == "hour":
         for k in range(count):
             yield (first + k * STEPS["hour"]).astimezone(zone)

@@ -25,6 +25,7 @@ const LORE = {kin: {zh: "六親", ko: "육친", en: "kin"}, stages: {zh: "長生
               shensha: {zh: "旬中神煞", ko: "순중신살", en: "decade spirit"}, leixiang: {zh: "類神", ko: "유신", en: "class symbol"}};
 
 const $ = (id) => document.getElementById(id);
+let notice = "";  // a note on the address the page was opened with, shown with the first reading
 const form = $("ask");
 
 function el(tag, attrs, ...children) {
@@ -99,11 +100,14 @@ function params() {
 function fromQuery() {
   // the form from the query string; false (and the status says why) when its moment is not a date-time
   const q = new URLSearchParams(location.search);
-  form.elements.moment.value = (q.get("moment") || localNow()).slice(0, 16);
-  if (q.get("moment") && !form.elements.moment.value) {  // the input refuses what is not a date-time: never "now"
-    $("status").textContent = `moment: '${q.get("moment")}' is not a date-time such as 2026-12-01T10:00`;
+  const asked = (q.get("moment") || "").trim(), now = !asked || asked.toLowerCase() === "now";
+  form.elements.moment.value = (now ? localNow() : asked).slice(0, 16);
+  if (!now && !form.elements.moment.value) {  // the input refuses what is not a date-time: never a reading of now
+    $("status").textContent = `moment: '${asked}' is not a date-time such as 2026-12-01T10:00`;
     return false;
   }
+  const unknown = [...q.keys()].filter((k) => !["moment", "tz", "lang"].includes(k) && !form.elements[k]);
+  if (unknown.length) notice = `not read (no such option on this page): ${unknown.join(", ")}`;
   form.elements.tz.value = q.get("tz") || Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   for (const [k, v] of q) if (k !== "moment" && k !== "tz" && form.elements[k]) form.elements[k].value = v;
   return true;
@@ -203,7 +207,8 @@ function loadGraph(query) {
 async function cast(event) {
   if (event) event.preventDefault();
   delete document.body.dataset.ready;
-  $("status").textContent = "";
+  $("status").textContent = notice;  // what the address asked that the page cannot (shown once)
+  notice = "";
   translate();
   const query = params().toString();
   history.replaceState(null, "", `?${query}&lang=${lang()}`);

@@ -111,3 +111,17 @@ def test_a_typed_chart_is_read_only_when_its_moment_options_and_calendar_hold(cl
     assert answer.status_code == 422, answer.text
     assert answer.json()["error"].startswith(f"{field}: ") and answer.json()["field"] == field, answer.json()
     assert client.post("/readings", json=typed).status_code == 200
+
+
+def test_fold_is_a_number_not_a_boolean():
+    from pydantic import ValidationError
+
+    from leishen.api.models import ChartQuery
+    assert ChartQuery(fold=1).fold == 1 and ChartQuery(fold="0").fold == 0
+    with pytest.raises(ValidationError, match="not a boolean"):
+        ChartQuery(fold=True)
+
+
+def test_a_405_off_the_api_keeps_the_allow_of_what_answered(client):
+    answer = client.post("/static-offline-docs/swagger-ui.css")
+    assert answer.status_code == 405 and answer.headers.get("allow")

@@ -106,3 +106,10 @@ def test_web_page_refuses_a_moment_that_is_not_one_and_names_topics_in_the_query
     names = browser.evaluate("[...document.querySelectorAll('#findings li b')].map((b) => b.textContent)")
     assert not {"kin", "relations", "stages", "vigour"} & set(names)
     assert any(n.startswith("형충파해합 ") and "–" in n for n in names)
+
+
+def test_web_page_reads_now_and_says_what_of_the_address_it_cannot_read(live_server, browser):
+    browser.open(f"{live_server}/?moment=now&tz=Asia/Seoul&lang=en&no_such_option=1",
+                 "document.body.dataset.ready === '1'")
+    assert int(browser.evaluate("document.body.dataset.findings")) > 0
+    assert "no_such_option" in browser.evaluate("document.getElementById('status').textContent")

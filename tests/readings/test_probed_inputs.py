@@ -149,3 +149,23 @@ def test_read_charts_the_moment_with_the_options_chart_takes():
     assert reading["chart"] == chart and reading["systems"] == ["qimen"]
     assert {"本命", "行年"} <= set(reading["bindings"]) and chart["qimen"]["options"]["method"] == "zhi_run"
     assert run("read", "2026-12-01T10:00+09:00", "--qimen-opt", "nonsense").exit_code == 2
+
+
+@pytest.mark.parametrize("moment, zone", [("1850-01-01T10:00", "America/Sitka"), ("1840-06-01T12:00", "Asia/Manila")])
+def test_a_chart_in_a_zones_local_mean_time_reads_back(tmp_path, moment, zone):
+    """Its moment is written with the zone's offset to the second (+14:58:47): read back as the same instant."""
+    chart = leishen.chart(moment, tz=zone)
+    path = tmp_path / "chart.json"
+    path.write_text(json.dumps(chart, ensure_ascii=False), encoding="utf-8")
+    typed = run("read", "--chart", str(path), "--json")
+    assert typed.exit_code == 0, typed.output
+    direct = leishen.read(moment, tz=zone)
+    assert [f["id"] for f in json.loads(typed.stdout)["findings"]] == [f["id"] for f in direct["findings"]]
+    assert run("chart", "2024-01-01T00:00+15:00").exit_code == 2  # a written whole-minute offset stays -12..+14
+
+
+def test_find_names_its_ends_as_each_surface_calls_them():
+    cli_error = run("find", "kin", "--from", "2200-12-31T22:00+08:00", "--to", "2200-12-31T23:00-12:00").stderr
+    assert cli_error.startswith("error: to: on the clock of the start")
+    with pytest.raises(MomentError, match="^start: 2024-11-03T01:30 happened twice .* write it with its UTC offset"):
+        leishen.find("kin", "2024-11-03T01:30", "2024-11-03T03:00", tz=NEW_YORK)
