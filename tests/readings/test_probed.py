@@ -162,3 +162,28 @@ def test_a_rule_of_a_branch_over_the_askers_year_names_the_year():
     assert found["bindings"] == {"地": "Branch:chou", "本命": "Branch:chou"}
     assert [h.get("slot") for walk in found["evidence"] for h in walk[:1]][-1] == "本命"
     assert _walk_names(found["evidence"][-1]) == ["丑"]  # the 本命 position itself, at its slot
+
+
+def test_tianyi_lu_ma_needs_the_salary_and_the_horse_as_well_as_the_noble():
+    """004:19 天乙·祿·馬: the noble on the day, the day stem's 祿 (its 臨官 branch) and the day's 驛馬 in the lessons
+    or the transmissions. 己卯 day, 2026-01-04 23:00: 貴人 on 申 over 未 (己's 寄宮), 祿 午 is 末傳, 馬 巳 is 中傳."""
+    found = next(f for f in leishen.read("2026-01-04T23:00+08:00")["findings"] if "patterns.csv#219" in f["id"])
+    walks = [[h.get("slot") or h.get("rel") or h["node"]["name"] for h in w] for w in [found["path"], *found["evidence"]]]
+    assert walks[0] == ["地", "PLATE_OVER", "申", "RIDDEN_BY", "貴人", "REQUIRES", "天乙·祿·馬"]
+    assert ["末傳", "OBJECT", "己十二長生午", "QUALIFIER", "臨官"] in walks and ["中傳"] in walks and ["驛馬"] in walks
+    assert found["certainty"] == "needs_judgment"  # 乘吉 (riding auspicious signs) is the reader's
+    # 乙亥 day, 2026-01-01 09:00: the noble is on the day and 祿 卯 is 中傳, but 馬 巳 is nowhere: no pattern
+    reading = leishen.read("2026-01-01T09:00+08:00")
+    assert not [f for f in reading["findings"] if "patterns.csv#219" in f["id"]]
+
+
+def test_the_three_gates_favour_wealth_only_standing_on_the_day():
+    """qiucai.csv#72 (004:43 三門四戶最宜生合): a gate branch (卯 未 酉) over the day stem's 寄宮 or the day branch
+    that generates the day stem or combines with the day branch; a gate branch elsewhere does not count."""
+    assert not [f for f in leishen.read("1999-07-24T12:43+08:00", topic="求財")["findings"] if "qiucai.csv#72" in f["id"]]
+    found = next(f for f in leishen.read("2026-01-02T05:00+08:00", topic="求財")["findings"] if "qiucai.csv#72" in f["id"])
+    walks = [[h.get("slot") or h.get("rel") or h["node"]["name"] for h in w] for w in [found["path"], *found["evidence"]]]
+    # 丙子 day: 卯 over 巳, 丙's 寄宮, and 卯 (wood) generates 丙 (fire)
+    assert walks[0][:3] == ["地", "PLATE_OVER", "卯"] and found["id"].endswith("@Branch:si")
+    assert ["日干", "LODGES", "巳"] in walks
+    assert ["地", "PLATE_OVER", "卯", "HAS_ELEMENT", "木", "GENERATES", "火", "HAS_ELEMENT", "日干"] in walks
