@@ -117,6 +117,8 @@ class Neo4jBackend:
                                 "check --user/--password or NEO4J_USER/NEO4J_PASSWORD")
         if isinstance(exc, (errors.ServiceUnavailable, errors.SessionExpired)):
             return BackendUnavailable(f"Neo4j at {self.uri} is unreachable while {action}: {exc}")
+        if isinstance(exc, errors.TransientError):  # e.g. the database stopping or starting: try again later
+            return BackendUnavailable(f"Neo4j at {self.uri} is not available while {action}: {exc.code}: {exc.message}")
         if isinstance(exc, errors.Neo4jError):
             return BackendError(f"Neo4j refused {action}: {exc.code}: {exc.message}")
         if isinstance(exc, errors.DriverError):
@@ -194,6 +196,17 @@ class Neo4jBackend:
             raise BackendError(f"the Neo4j database at {self.uri} holds no leishen graph (no :{META_LABEL} node): "
                                "load it with `leishen build --backend neo4j`")
         self._graph_checked = True
+
+    def check_loaded_from(self, data) -> None:
+        """BackendError when the loaded graph was loaded from other tables than *data* (its Meta fingerprint, written
+        by every load since 2026-12-01, differs): a reader's rules and the server's answers would disagree."""
+        from leishen.backends.neo4j_load import graph_fingerprint
+        meta = self.meta()
+        stored = (meta or {}).get("fingerprint")
+        if stored and stored != graph_fingerprint(data):
+            raise BackendError(f"the Neo4j graph at {self.uri} was loaded from other tables than these "
+                               f"(fingerprint {stored}, these {graph_fingerprint(data)}): reload it with "
+                               "`leishen build --backend neo4j`")
 
     def counts(self) -> dict:
         """Nodes and relations of the leishen graph as the database holds them now."""

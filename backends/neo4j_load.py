@@ -20,6 +20,8 @@ server cannot be reached to check — and never claims more than was checked.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 import time
 import uuid
@@ -53,7 +55,7 @@ COUNT_GRAPH = (f"CALL () {{ MATCH (n:`{NODE_LABEL}`) RETURN count(n) AS nodes }}
                f"CALL () {{ MATCH (:`{NODE_LABEL}`)-[r]->(:`{NODE_LABEL}`) RETURN count(r) AS relations }} "
                "RETURN nodes, relations")
 META_WRITE = (f"MATCH (m:`{META_LABEL}` {{name: $name}}) SET m.gen = $gen, m.nodes = $nodes, m.relations = $relations, "
-              "m.loaded_at = datetime(), m.version = $version, m.loading = null")
+              "m.loaded_at = datetime(), m.version = $version, m.fingerprint = $fingerprint, m.loading = null")
 
 
 class Progress:
@@ -98,8 +100,24 @@ def _batches(statement: str, rows: list, size: int, what: str):
         yield statement, rows[start:start + size], what
 
 
+def fingerprint(nodes: list, relations: list) -> str:
+    """A digest of the rows a load writes (every node and relation with its properties), kept on the Meta node:
+    a reader built from other tables can tell (:func:`graph_fingerprint`)."""
+    text = json.dumps([nodes, relations], sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def graph_fingerprint(data: GraphData) -> str:
+    """The :func:`fingerprint` a load of *data* writes."""
+    from leishen.loaders.schema import load_schema
+
+    schema = load_schema()
+    return fingerprint(*load_rows(data, schema.labels, schema.relations))
+
+
 def _in_transaction(tx, nodes: list, relations: list, batch_size: int, progress: Progress) -> dict:
     """The body of the load (see the module's steps 3–5); the counts it committed."""
+    digest = fingerprint(nodes, relations)  # before the rows take their generation
     locked = tx.run(META_LOCK, name=META_NAME, token=uuid.uuid4().hex).single()
     gen, empty = locked["gen"] + 1, locked["nodes"] == 0
     work = [*_batches(NODE_CREATE if empty else NODE_MERGE, nodes, batch_size, "nodes"),
@@ -118,7 +136,7 @@ def _in_transaction(tx, nodes: list, relations: list, batch_size: int, progress:
     counts = dict(tx.run(COUNT_GRAPH).single())
     from leishen import __version__
 
-    tx.run(META_WRITE, name=META_NAME, gen=gen, version=__version__, **counts).consume()
+    tx.run(META_WRITE, name=META_NAME, gen=gen, version=__version__, fingerprint=digest, **counts).consume()
     tx.commit()
     return counts
 

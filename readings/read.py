@@ -48,6 +48,9 @@ class Reader(Topics, Selecting):
             backend = get_backend("networkx")
         self.backend = backend
         self.data = build_graph(corpus)
+        check = getattr(backend, "check_loaded_from", None)  # a server's graph may be older than these tables
+        if check is not None:
+            check(self.data)
         self.vocab = vocabulary()
         self.data_schema = load_schema()
         self.facts = {f.id: f for f in self.data.facts}

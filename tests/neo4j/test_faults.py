@@ -74,3 +74,36 @@ def test_a_corrupt_corpus_file_never_reaches_the_graph(neo4j_server, unchanged, 
     result = _build(neo4j_server, "--corpus", str(seeds))
     assert result.returncode != 0
     assert "loading into Neo4j" not in result.stderr
+
+
+def test_a_reader_refuses_a_graph_loaded_from_other_tables(neo4j_backend):
+    """The Meta node keeps the fingerprint of the rows a load wrote: a reader built from other tables (a checkout
+    moved on since the load) refuses to read, naming the reload, rather than mix its rules with the server's
+    answers; the fingerprint of these tables reads."""
+    from leishen.backends.neo4j_load import graph_fingerprint
+    from leishen.errors import BackendError
+    from leishen.readings import Reader
+
+    from leishen.loaders.build import build_graph
+    stored = neo4j_backend.meta()["fingerprint"]
+    assert stored == graph_fingerprint(build_graph())
+    Reader(neo4j_backend, cache=False)  # these tables: no error
+    neo4j_backend.write("marking the graph stale", "MATCH (m:Meta {name: 'leishen'}) SET m.fingerprint = 'stale'")
+    try:
+        with pytest.raises(BackendError, match="loaded from other tables .* `leishen build --backend neo4j`"):
+            Reader(neo4j_backend, cache=False)
+    finally:
+        neo4j_backend.write("restoring the fingerprint", "MATCH (m:Meta {name: 'leishen'}) SET m.fingerprint = $f",
+                            f=stored)
+    Reader(neo4j_backend, cache=False)
+
+
+def test_a_transient_server_error_is_unavailable_not_refused(neo4j_backend):
+    """Neo.TransientError.* (the database stopping or starting) is BackendUnavailable: HTTP 503, try again."""
+    import neo4j
+
+    from leishen.errors import BackendUnavailable
+    error = neo4j.exceptions.TransientError._hydrate_neo4j(code="Neo.TransientError.General.DatabaseUnavailable",
+                                                           message="Database 'neo4j' unavailable")
+    translated = neo4j_backend._translate(error, "named query 'rule_checks'")
+    assert isinstance(translated, BackendUnavailable) and "not available" in str(translated)
