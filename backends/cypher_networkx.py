@@ -221,12 +221,35 @@ def _plain(value, graph):
 
 
 def _columns(result: dict, text: str) -> list[str]:
-    """grand-cypher's result keys as column names, in the order the RETURN clause names them."""
-    bare = blank_literals(text)
-    position = bare.upper().rfind("RETURN")
-    tail = text[position:] if position >= 0 else text
+    """grand-cypher's result keys as column names, in the order the RETURN clause names them (an item's alias, or
+    its expression); a key the clause does not name keeps its place after those it does."""
+    names = _return_items(text)
     keys = [str(k) for k in result]
-    return sorted(keys, key=lambda k: (tail.find(k) if tail.find(k) >= 0 else len(tail), keys.index(k)))
+    return sorted(keys, key=lambda k: (names.index(k) if k in names else len(names), keys.index(k)))
+
+
+def _return_items(text: str) -> list[str]:
+    """The column names of the last RETURN clause, item by item: ``x.name AS a`` → ``a``, ``x.name`` → itself."""
+    bare = blank_literals(text)
+    start = bare.upper().rfind("RETURN")
+    if start < 0:
+        return []
+    start += len("RETURN")
+    end = re.search(r"\b(ORDER\s+BY|SKIP|LIMIT)\b", bare[start:], re.IGNORECASE)
+    stop = start + end.start() if end else len(bare)
+    items, depth, first = [], 0, start
+    for i in range(start, stop + 1):  # commas outside brackets split the items
+        char = bare[i] if i < stop else ","
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            items.append(text[first:i].strip())
+            first = i + 1
+    names = []
+    for item in items:
+        alias = re.search(r"\s+AS\s+(`[^`]+`|\w+)\s*$", item, re.IGNORECASE)
+        names.append(alias.group(1).strip("`") if alias else re.sub(r"^DISTINCT\s+", "", item, flags=re.IGNORECASE))
+    return names
 
 
 def _execute(graph, text: str, keep: int, connection) -> None:

@@ -33,6 +33,16 @@ def test_a_typed_directed_pattern_runs(graph):
     assert result == {"columns": ["o.name", "r.zh"], "rows": [{"o.name": "午", "r.zh": "沖"}], "truncated": False}
 
 
+@pytest.mark.parametrize("query, columns", [
+    ("MATCH (s:Stem) RETURN s.en AS english, s.name AS n ORDER BY n LIMIT 2", ["english", "n"]),
+    ("MATCH (x:Stem)-[:HAS_ELEMENT]->(y:Element) RETURN y.name AS b, x.name AS a LIMIT 2", ["b", "a"]),
+    ('MATCH (b:Branch {key: "zi"})-[r:CLASHES]->(o:Branch) RETURN r.zh, o.name', ["r.zh", "o.name"]),
+])
+def test_columns_come_in_the_order_of_the_return_clause(graph, query, columns):
+    """As Neo4j gives them (a column named inside another's expression used to be put first)."""
+    assert run_networkx(graph, query)["columns"] == columns
+
+
 def test_parameters_are_json_literals(graph):
     query = "MATCH (n:Branch) WHERE n.name = $name RETURN n.id"
     assert run_networkx(graph, query, {"name": "子"})["rows"] == [{"n.id": "Branch:zi"}]
