@@ -187,3 +187,15 @@ def test_the_three_gates_favour_wealth_only_standing_on_the_day():
     assert walks[0][:3] == ["地", "PLATE_OVER", "卯"] and found["id"].endswith("@Branch:si")
     assert ["日干", "LODGES", "巳"] in walks
     assert ["地", "PLATE_OVER", "卯", "HAS_ELEMENT", "木", "GENERATES", "火", "HAS_ELEMENT", "日干"] in walks
+
+
+def test_the_duty_gate_meeting_the_coming_direction_is_not_read_on_a_gate_the_line_avoids():
+    """xingren.csv#23 (004:55 門合來方歸意濃) is good only when the 值使 is not 驚 傷 杜 死, which the same line avoids
+    (#24): on 2026-12-01 10:00+09:00 the 值使 is 死門, so #24 holds and #23 does not; on 12-04 08:00 it is 休門."""
+    chart = leishen.chart("2026-12-01T10:00+09:00")
+    assert chart["qimen"]["duty_gate"] == "死門"
+    ids = _ids(leishen.read(chart, topic="行人"))
+    assert "qimen/rules/facts/004/xingren.csv#24" in ids and "qimen/rules/facts/004/xingren.csv#23" not in ids
+    other = leishen.chart("2026-12-04T08:00+09:00")  # the 值使 is 休門
+    assert other["qimen"]["duty_gate"] == "休門"
+    assert "qimen/rules/facts/004/xingren.csv#23" in _ids(leishen.read(other, topic="行人"))
