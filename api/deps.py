@@ -17,6 +17,23 @@ def known_parameters(request: Request) -> None:
     dependant = getattr(route, "dependant", None)
     if dependant is None or not request.query_params or not getattr(route, "include_in_schema", True):
         return
+    found = _ALLOWED.get(id(route))
+    if found is None or found[0] is not route:  # (the entry holds the route: its id is not reused meanwhile)
+        found = _ALLOWED[id(route)] = (route, _query_names(dependant))
+    allowed = found[1]
+    for name in request.query_params:
+        if name not in allowed:
+            raise RequestValidationError([{"loc": ("query", name), "msg": "not a parameter of this route",
+                                           "type": "extra_forbidden"}])
+
+
+#: id(route) → (route, the query parameter names it takes): found once per route, not per request
+_ALLOWED: dict = {}
+
+
+def _query_names(dependant) -> frozenset:
+    """The query parameter names a route's dependant (and its sub-dependencies) declares; a parameter model's
+    fields by their alias."""
     allowed = set()
     for dep in (dependant, *_all(dependant)):
         for param in dep.query_params:
@@ -25,10 +42,7 @@ def known_parameters(request: Request) -> None:
                 allowed |= {f.alias or name for name, f in kind.model_fields.items()}
             else:
                 allowed.add(param.alias)
-    for name in request.query_params:
-        if name not in allowed:
-            raise RequestValidationError([{"loc": ("query", name), "msg": "not a parameter of this route",
-                                           "type": "extra_forbidden"}])
+    return frozenset(allowed)
 
 
 def _all(dependant):
