@@ -334,7 +334,7 @@ def _compile(call: Call, vocab: Vocabulary, system: str | None, interned: dict |
     if pred in GRAPH_PREDICATES:
         return Graph(call, vocab)
     if pred == "pattern":
-        return PatternLeaf(call)
+        return PatternLeaf(call, system)
     if pred == "topic":
         return TopicLeaf(call)
     if pred in ("eq", "among"):

@@ -17,7 +17,7 @@ FAIL = (False, [], [])
 @dataclass(frozen=True, slots=True)
 class Context:
     """What a condition is evaluated against: the bindings, the topic asked, the patterns that hold
-    (pattern id → [its path, *its evidence]) and, while checks are collected, the patterns that may
+    ((system, pattern id) → [its path, *its evidence]) and, while checks are collected, the patterns that may
     hold but are not decided yet."""
 
     bindings: Bindings
@@ -153,19 +153,24 @@ def _chain(bound: Bound | None) -> list:
 
 
 class PatternLeaf(Node):
-    """``pattern(P)``: P was found by its REQUIRES rules, or the engine named it as the 課體."""
+    """``pattern(P)``: P was found by the REQUIRES rules of the rule's own system (a name two systems share,
+    伏吟, is two patterns: the Liu Ren 伏吟 is not the Qimen one), or, in a Liu Ren rule, the engine named
+    it as the 課體. *system* None (a condition tested without one): found in any system."""
 
-    __slots__ = ("id",)
+    __slots__ = ("id", "system")
 
-    def __init__(self, call: Call):
-        self.id = call.args[0].id
+    def __init__(self, call: Call, system: str | None = None):
+        self.id, self.system = call.args[0].id, system
 
     def ev(self, env, ctx, answers):
-        walks = ctx.patterns.get(self.id)
+        if self.system is not None:
+            walks = ctx.patterns.get((self.system, self.id))
+        else:
+            walks = next((w for (_, p), w in ctx.patterns.items() if p == self.id), None)
         if walks is not None:
             return True, [("walk", w) for w in walks], []
-        course = ctx.bindings.slots.get("課體")  # a 課體 the engine found (涉害, 伏吟, 八專 …) is a pattern too
-        if course is not None and self.id in course.value:
+        course = ctx.bindings.slots.get("課體") if self.system in (None, "liuren") else None
+        if course is not None and self.id in course.value:  # a 課體 the engine found (涉害, 伏吟, 八專 …)
             return True, [((self.id, "課體"),)], []
         return FAIL
 

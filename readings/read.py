@@ -195,7 +195,7 @@ class Reader(Topics, Selecting):
                                         maybe=None if self.cache else ctx.undecided)
         ctx = replace(ctx, patterns=held, undecided=frozenset())
         if others is None:
-            others = self._candidates(present, held, ctx)
+            others = self._candidates(present, {p for _, p in held}, ctx)
         tried = sum(len(rules) for _, rules in self._cases(possible, ctx)) + len(others)
         counts = {"rules_in_scope": len(self._scope(ctx)[0]), "rules_tried": tried,
                   "checks": len(checks)}
@@ -318,22 +318,22 @@ class Reader(Topics, Selecting):
         decides true) and return the patterns that may hold."""
         decided, undecided = set(), set()
         for pattern, rules in self._cases(possible, ctx):
-            if pattern in decided:
+            if (rules[0].system, pattern) in decided:
                 continue
             result = need_every([(self.compiled[r.fact], {}) for r in rules], ctx, out)
             if result is not False:
                 undecided.add(pattern)
                 if result is True:
-                    decided.add(pattern)
+                    decided.add((rules[0].system, pattern))
         return frozenset(undecided)
 
     def _patterns(self, possible: set, ctx: Context, answers, maybe=None) -> tuple[list, dict]:
         """The patterns whose every REQUIRES rule of one case holds (the first such case), and their
         findings; *maybe*: the only patterns that can hold (the others the chart alone ruled out)."""
-        findings, held = [], {}
+        findings, held = [], {}  # (system, pattern) → its walks: a name two systems share is two patterns
         concepts = self._slot_concepts(ctx)
         for pattern, rules in self._cases(possible, ctx):
-            if pattern in held or (maybe is not None and pattern not in maybe):
+            if (rules[0].system, pattern) in held or (maybe is not None and pattern not in maybe):
                 continue
             results = []
             for r in rules:  # every rule of the case must hold: stop at the first that does not
@@ -342,7 +342,7 @@ class Reader(Topics, Selecting):
                     break
                 results.append((r, ok, wits, where))
             else:
-                found, held[pattern] = self.made.pattern(pattern, results, ctx, concepts)
+                found, held[(rules[0].system, pattern)] = self.made.pattern(pattern, results, ctx, concepts)
                 findings += found
         return findings, held
 

@@ -28,7 +28,7 @@ def test_pruned_reading_finds_what_every_rule_unpruned_finds():
         reading = r.read(chart, topic="*", lore=False, trail=False)
         found = {f["rule"]["fact"] for f in reading["findings"] if f["query"] == "rules"}
         ctx = Context(chart_bindings(chart, r.lex, r.seasons), r.vocab, r.labels, "*")
-        patterns = {h["node"]["id"] for f in reading["findings"] if f["query"] == "patterns"
+        patterns = {(f["system"], h["node"]["id"]) for f in reading["findings"] if f["query"] == "patterns"
                     for h in f["path"] if h.get("node", {}).get("label") == "Pattern"}
         ctx = Context(ctx.bindings, r.vocab, r.labels, "*", patterns={p: [] for p in patterns})
         held = {rule.fact for rule in r.others if rule.system in ctx.bindings.systems

@@ -1,0 +1,61 @@
+"""Rules mended after an audit against the texts (2026-12-01): each fires where the text says and no
+longer where it held against it, and a pattern name two systems share (伏吟) is two patterns."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from leishen.engine.chart import build_chart
+from leishen.readings import reader
+
+LIUREN_FUYIN = "2033-03-12T21:06:00+08:00"  # 月將 over 占時: the Liu Ren 伏吟; no Qimen 伏吟
+QIMEN_FUYIN = "2029-06-24T07:45:00+08:00"  # 休門 in 坎一: the Qimen 伏吟; the Liu Ren course is not 伏吟
+
+
+def _facts(moment: str, topic: str) -> set[str]:
+    reading = reader().read(build_chart(datetime.fromisoformat(moment)), topic=topic)
+    return {f["rule"]["fact"] for f in reading["findings"]}
+
+
+def test_a_qimen_rule_tests_the_qimen_fuyin_only():
+    """反伏門迫雖入試 未免狼當 (004:19) is the Qimen 伏吟: not the Liu Ren course of the same name."""
+    rule = "facts/004/kesi.csv#74"
+    assert rule in _facts(QIMEN_FUYIN, "科試")
+    assert rule not in _facts(LIUREN_FUYIN, "科試")
+
+
+def test_a_liuren_rule_tests_the_liuren_fuyin_only():
+    """伏吟近出 (002:159) is the Liu Ren 伏吟 (the engine's 課體, or the Liu Ren REQUIRES): not the Qimen one."""
+    rule = "facts/002/shefu_rules.csv#23"
+    assert rule in _facts(LIUREN_FUYIN, "射覆")
+    assert rule not in _facts(QIMEN_FUYIN, "射覆")
+
+
+def test_the_qimen_fuyin_finding_starts_in_the_qimen_chart():
+    reading = reader().read(build_chart(datetime.fromisoformat(LIUREN_FUYIN)), topic="科試")
+    for f in reading["findings"]:
+        if f["system"] == "qimen":
+            assert all(h.get("slot") != "課體" for walk in (f["path"], *f["evidence"]) for h in walk), f["id"]
+
+
+@pytest.mark.parametrize("rule, topic, holds, fails, why", [
+    ("facts/003/f_rain_fine_snow.csv#16", "天時", "1986-11-30T14:21:00+08:00", "2032-10-21T09:45:00+08:00",
+     "乘旺相 governs 或剋日時二干 too (003:51): 天英 in 震三 is 囚 in autumn"),
+    ("facts/003/f_rain_fine_snow.csv#18", "天時", "1975-02-14T05:28:00+08:00", "2032-10-21T09:45:00+08:00",
+     "乘旺相 governs 或剋日時干 too (003:51)"),
+    ("facts/003/f_rain_fine_snow.csv#40", "天時", "2044-08-24T18:42:00+08:00", "2017-08-18T15:32:00+08:00",
+     "天蓬 is a water spirit: 天蓬 in 坎 兌 震 is rain (3.H.09), not 無雨 (003:55)"),
+    ("facts/003/n_crops_silk.csv#8", "田禾", "2029-06-24T07:45:00+08:00", "2038-02-05T03:43:00+08:00",
+     "flood or drought only when 天任 is not in 艮 震 (003:87): 天任 in 艮八 is 年豐"),
+    ("facts/004/kesi.csv#7", "科試", "1970-01-05T19:14:00+08:00", "2029-06-24T07:45:00+08:00",
+     "a 酉 day branch alone is not punished (004:3): 辰 hour and 酉 day combine"),
+    ("facts/004/xingren.csv#26", "行人", "1995-09-30T23:10:00+08:00", "2029-06-24T07:45:00+08:00",
+     "開休生景 are the 值使's gates (004:55)"),
+    ("facts/004/xingren.csv#27", "行人", "2033-03-12T21:06:00+08:00", "1964-06-11T18:43:00+08:00",
+     "開休生景 加臨乾 (004:55): the gate is the subject of both clauses"),
+])
+def test_mended_rules(rule, topic, holds, fails, why):
+    assert rule in _facts(holds, topic), why
+    assert rule not in _facts(fails, topic), why
