@@ -31,6 +31,9 @@ from leishen.engine.qimen.plate import xun_of_hour
 from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.bounds import LIMIT, Bound, Shared  # noqa: F401
 
+#: the engine's 課體 names that are a case of a pattern the texts name: 進茹 and 退茹 (三傳 of consecutive
+#: branches, forwards or backwards) are the two directions of 連茹 (聯茹, 002:91 002:179)
+COURSE_PATTERNS = {"進茹": "連茹", "退茹": "連茹"}
 #: chart hop types (marked ``chart: true`` in a path; never edges of the graph)
 PLATE_OVER = "PLATE_OVER"  # earth position → the heaven branch over it (上神)
 RIDDEN_BY = "RIDDEN_BY"  # heaven branch → the general riding it (乘)
@@ -127,7 +130,8 @@ def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
     if "日干" in s:
         s["寄宮"] = lex.shared.hop(s["日干"], LODGES, br(BRANCHES[STEM_LODGING[STEMS.index(stem)]]))
     _birth_slots(lr.get("birth") or {}, lex, s)
-    course = {lex.id("Pattern", name) for name in (lr.get("method"), *(lr.get("course") or ()))}
+    names = (lr.get("method"), *(lr.get("course") or ()))
+    course = {lex.id("Pattern", n) for name in names for n in (name, COURSE_PATTERNS.get(name))}
     _root(s, lex, "課體", frozenset(course - {None}))  # the 九宗門 method and 課體 the engine found, as patterns
     plate, generals = lr.get("plate") or {}, lr.get("generals") or {}
     board_key = ("位", tuple(plate), tuple(plate.values()), tuple(generals), tuple(generals.values()))

@@ -59,3 +59,14 @@ def test_the_qimen_fuyin_finding_starts_in_the_qimen_chart():
 def test_mended_rules(rule, topic, holds, fails, why):
     assert rule in _facts(holds, topic), why
     assert rule not in _facts(fails, topic), why
+
+
+def test_jinru_and_tuiru_are_lianru():
+    """The engine's 進茹 / 退茹 (三傳 子 亥 戌: consecutive, backwards) are the texts' 連茹, so the rules that
+    test 連茹 (002:91, 002:179) can hold; a course that is neither is not 連茹."""
+    r = reader()
+    chart = build_chart(datetime.fromisoformat("2044-05-28T18:32:00+08:00"))
+    assert chart["liuren"]["transmissions"] == ["子", "亥", "戌"] and "退茹" in chart["liuren"]["course"]
+    found = r.test(chart, "pattern(Pattern.連茹)", system="liuren")
+    assert found["holds"] and found["walks"][0][0]["slot"] == "課體"
+    assert not r.test(build_chart(datetime.fromisoformat(QIMEN_FUYIN)), "pattern(Pattern.連茹)", system="liuren")["holds"]
