@@ -282,20 +282,26 @@ class Reader(Topics, Selecting):
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
         """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
-        (``{"holds", "walks", "where"}``); ConditionError when the condition is malformed."""
+        (``{"holds", "walks", "where"}``); the patterns are decided first, as a reading decides them, so
+        ``pattern(P)`` holds where a reading finds P. ConditionError when the condition is malformed."""
         call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
                                        system_hint=system or "liuren")
         b = chart_bindings(chart, self.lex, self.seasons)
         topic_id = self.topic_id(topic)
-        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id))
+        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id),
+                      memo=self._memo if self.cache else None)
         node = compile_condition(call, self.vocab, system)
+        possible = {r.fact for r in self.requires_index.candidates(present_pairs(b, self.derived, ctx, self._pairs))}
         if self.cache:
             answers = Lazy(self)
-        else:
+        else:  # the checks that decide the patterns, and the condition's
             checks: set = set()
+            ctx = replace(ctx, undecided=self._need_patterns(possible, ctx, checks))
             node.need({}, ctx, checks)
             answers = self.answer(checks)
-        ok, wits, where = node.ev({}, ctx, answers)
+        self.made.start()  # the patterns the chart meets first, as a reading finds them (pattern(P))
+        held = self._patterns(possible, ctx, answers, maybe=None if self.cache else ctx.undecided)[1]
+        ok, wits, where = node.ev({}, replace(ctx, patterns=held, undecided=frozenset()), answers)
         return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
 
     def _slot_concepts(self, ctx: Context) -> dict:

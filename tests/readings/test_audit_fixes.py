@@ -9,6 +9,7 @@ import pytest
 
 from leishen.engine.chart import build_chart
 from leishen.readings import reader
+from leishen.readings.read import Reader
 
 LIUREN_FUYIN = "2033-03-12T21:06:00+08:00"  # 月將 over 占時: the Liu Ren 伏吟; no Qimen 伏吟
 QIMEN_FUYIN = "2029-06-24T07:45:00+08:00"  # 休門 in 坎一: the Qimen 伏吟; the Liu Ren course is not 伏吟
@@ -70,3 +71,15 @@ def test_jinru_and_tuiru_are_lianru():
     found = r.test(chart, "pattern(Pattern.連茹)", system="liuren")
     assert found["holds"] and found["walks"][0][0]["slot"] == "課體"
     assert not r.test(build_chart(datetime.fromisoformat(QIMEN_FUYIN)), "pattern(Pattern.連茹)", system="liuren")["holds"]
+
+
+def test_a_tested_condition_sees_the_patterns_a_reading_finds():
+    """``Reader.test`` decides the patterns first, as ``read`` does: pattern(熒入白) holds where a reading
+    finds 熒入白 (丙 over 庚 in 兌七), in the Qimen system only, on a reader with or without the cache."""
+    from leishen.backends import get_backend
+    chart = build_chart(datetime.fromisoformat("1999-09-10T02:15:00+08:00"))
+    assert any(f["rule"]["name"] == "熒入白" for f in reader().read(chart)["findings"] if f["query"] == "patterns")
+    for r in (reader(), Reader(get_backend("networkx"), cache=False)):
+        found = r.test(chart, "pattern(Pattern.熒入白)", system="qimen")
+        assert found["holds"] and found["walks"][0][-1]["node"]["id"] == "Pattern:熒入白"
+        assert not r.test(chart, "pattern(Pattern.熒入白)", system="liuren")["holds"]
