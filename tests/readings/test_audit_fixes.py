@@ -83,3 +83,16 @@ def test_a_tested_condition_sees_the_patterns_a_reading_finds():
         found = r.test(chart, "pattern(Pattern.熒入白)", system="qimen")
         assert found["holds"] and found["walks"][0][-1]["node"]["id"] == "Pattern:熒入白"
         assert not r.test(chart, "pattern(Pattern.熒入白)", system="liuren")["holds"]
+
+
+@pytest.mark.parametrize("rule, moment", [
+    ("facts/002/yuejiang_wu.csv#26", "1982-08-05T14:24:00+08:00"),  # 庚申 day: 庚辛加午 → 癆病
+    ("facts/002/yuejiang_yin.csv#26", "1982-08-05T14:24:00+08:00"),  # a 申 day: 寅 → 遠行
+])
+def test_a_placement_the_plate_always_has_needs_judgment(rule, moment):
+    """Every branch stands on the plate, so 'X on the plate' always holds: where X must stand is the
+    reader's judgment (002:39, 002:59), never a verdict the reading asserts."""
+    reading = reader().read(build_chart(datetime.fromisoformat(moment)))
+    found = [f for f in reading["findings"] if f["rule"]["fact"] == rule]
+    assert found and all(f["certainty"] == "needs_judgment" for f in found)
+    assert found[0]["id"] in reading["needs_judgment"]
