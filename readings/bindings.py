@@ -43,7 +43,8 @@ HOSTS = {"天": "HEAVEN_STEM", "地": "EARTH_STEM", "星": "STAR", "門": "GATE"
 PLATE_STAR = "FLYING_STAR"
 PILLAR = "PILLAR"  # a pillar's stem → the branch it is paired with (干支)
 NAYIN = "NAYIN"  # a pillar's branch → the phase of the pillar's 納音 (甲子 海中金 → 金)
-CHART_HOPS = (PLATE_OVER, RIDDEN_BY, LODGES, PLATE_STAR, "STANDS_IN", "UNDER", PILLAR, NAYIN, *HOSTS.values())
+HIDES_AS = "HIDES_AS"  # a pillar's stem 甲 → the 儀 of its 旬 it stands as on the Qimen plates (六甲遁於六儀)
+CHART_HOPS = (PLATE_OVER, RIDDEN_BY, LODGES, PLATE_STAR, "STANDS_IN", "UNDER", PILLAR, NAYIN, HIDES_AS, *HOSTS.values())
 
 
 @dataclass
@@ -208,6 +209,22 @@ def _nayin_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
             s[f"{key}納"] = sh.hop(sh.hop(stem, PILLAR, lex.id("Branch", pillar[1])), NAYIN, element)
 
 
+def _plate_stem_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
+    """年盤干 月盤干 日盤干 時盤干: each pillar's stem as it stands on the Qimen plates — the stem itself (the
+    same Bound as 年干 …), or for 甲, which never stands on a plate, the 儀 of its 旬 (六甲遁於六儀: 甲子 → 戊),
+    chained ``日干 -HIDES_AS-> 戊``."""
+    jia = lex.id("Stem", "甲")
+    for key, pillar in pillars.items():
+        stem = s.get(f"{key}干")
+        if not pillar or stem is None or stem.value != lex.id("Stem", pillar[0]):
+            continue
+        if stem.value == jia:
+            yi = lex.id("Stem", xun_of_hour(sexagenary_index(pillar))[1])
+            s[f"{key}盤干"] = lex.shared.hop(stem, HIDES_AS, yi)
+        else:
+            s[f"{key}盤干"] = stem
+
+
 def _lessons_and_transmissions(lessons, transmissions, board: tuple, lex: Lexicon) -> tuple[list, list, list]:
     """The four lessons (課: ``上`` ``下`` and the ``將`` riding the upper) and the three transmissions
     (傳: ``上``, the earth ``地`` under it, its ``將``) on the *board* of :func:`_board`, and the
@@ -346,8 +363,10 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindin
         qimen_bindings(chart["qimen"], lex, b)
         _birth_slots((chart.get("liuren") or {}).get("birth") or chart.get("birth") or {}, lex, b.slots)
         qm, pillars = chart["qimen"], chart.get("pillars") or {}
-        _nayin_slots({"年": pillars.get("year"), "月": pillars.get("month"), "日": qm.get("day_pillar"),
-                      "時": qm.get("hour_pillar")}, lex, b.slots)
+        qimen_pillars = {"年": pillars.get("year"), "月": pillars.get("month"), "日": qm.get("day_pillar"),
+                         "時": qm.get("hour_pillar")}
+        _nayin_slots(qimen_pillars, lex, b.slots)
+        _plate_stem_slots(qimen_pillars, lex, b.slots)
         b.options["qimen"] = _set_options(chart["qimen"].get("options"))
     if "ninestar" in systems:
         ninestar_bindings(chart["ninestar"], lex, b)

@@ -68,6 +68,11 @@ def _chart_hop_holds(r, chart: dict, a: str, rel: str, b: str) -> bool:
         return name(a) + name(b) in _pillars(chart)
     if rel == "NAYIN":  # a pillar's branch → the phase of that pillar's 納音 (lunar_python's table)
         return any(p[1] == name(a) and LunarUtil.NAYIN[p][-1] == name(b) for p in _pillars(chart))
+    if rel == "HIDES_AS":  # a pillar's stem 甲 → the 儀 of the pillar's 旬 (六甲遁於六儀)
+        from leishen.engine.calendar import sexagenary_index
+        from leishen.engine.qimen.plate import xun_of_hour
+        return name(a) == "甲" and any(p[0] == "甲" and xun_of_hour(sexagenary_index(p))[1] == name(b)
+                                       for p in _pillars(chart))
     if rel == "IS_SLOT":
         return r.props[b]["name"] in chart_slots_of(r, chart, a)
     return rel == "MEETS"  # the chart meets the rule's condition at that node (the condition was evaluated)
