@@ -219,8 +219,7 @@ def _plate_stem_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
         if not pillar or stem is None or stem.value != lex.id("Stem", pillar[0]):
             continue
         if stem.value == jia:
-            yi = lex.id("Stem", xun_of_hour(sexagenary_index(pillar))[1])
-            s[f"{key}盤干"] = lex.shared.hop(stem, HIDES_AS, yi)
+            s[f"{key}盤干"] = lex.shared.hop(stem, HIDES_AS, yi_of(pillar, lex))
         else:
             s[f"{key}盤干"] = stem
 
@@ -303,12 +302,17 @@ def _palaces(palaces: dict, lex: Lexicon) -> tuple[list, dict]:
     return instances, stem_palace
 
 
+def yi_of(pillar: str, lex: Lexicon) -> str | None:
+    """The Stem node of the 儀 a pillar's 旬 hides its 甲 under (六甲遁於六儀: 甲子旬 戊, 甲戌旬 己 …)."""
+    return lex.id("Stem", xun_of_hour(sexagenary_index(pillar))[1])
+
+
 def _hidden_jia(qm: dict, lex: Lexicon, b: Bindings) -> None:
     """A 甲 day or hour stem stands where its 旬's 儀 stands (六甲遁於六儀): ``日干.宮`` / ``時干.宮``."""
     jia = lex.id("Stem", "甲")
     for pillar in (qm.get("day_pillar"), qm.get("hour_pillar")):
         if pillar and pillar[0] == "甲":
-            yi = lex.id("Stem", xun_of_hour(sexagenary_index(pillar))[1])
+            yi = yi_of(pillar, lex)
             if yi in b.stem_palace:
                 b.stem_palace.setdefault(jia, b.stem_palace[yi])
 
