@@ -144,6 +144,10 @@ class _Checker:
             self.fail(node, f"{name} takes {want} argument(s), got {len(node.args)}")
         if name in ("some", "every", "at"):
             return self._scoped(name, node)
+        within = pdef.get("scope")  # a predicate of one instance of a scope (pattern_here: the palace)
+        if within and (not self.scopes or self.scopes[-1] != within):
+            self.fail(node, f"{name} tests one instance of {within}: write it inside some({within}, …), "
+                            f"every({within}, …) or at(<a {within} slot>, …)")
         args = []
         for i, arg in enumerate(node.args):
             kind = kinds[min(i, len(kinds) - 1)].rstrip("*")

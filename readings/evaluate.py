@@ -21,7 +21,8 @@ from __future__ import annotations
 from leishen.loaders.conditions import Call, Scope, Vocabulary
 from leishen.readings.bindings import Bindings
 from leishen.readings.graph_leaf import GRAPH_PREDICATES, Graph
-from leishen.readings.predicates import FAIL, Arg, ChartLeaf, Context, EqLeaf, Node, PatternLeaf, TopicLeaf  # noqa: F401
+from leishen.readings.predicates import (FAIL, Arg, ChartLeaf, Context, EqLeaf, Node, PatternHereLeaf,  # noqa: F401
+                                         PatternLeaf, TopicLeaf)
 
 
 class All(Node):
@@ -335,6 +336,8 @@ def _compile(call: Call, vocab: Vocabulary, system: str | None, interned: dict |
         return Graph(call, vocab)
     if pred == "pattern":
         return PatternLeaf(call, system)
+    if pred == "pattern_here":
+        return PatternHereLeaf(call, system)
     if pred == "topic":
         return TopicLeaf(call)
     if pred in ("eq", "among"):

@@ -52,6 +52,8 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
         return [(scope if local else None, frozenset({(call, True)}))]
     if pred == "pattern" and patterns:  # found by its REQUIRES rules, or named by the engine as the 課體
         return [(None, frozenset({("pattern", args[0].id)})), (None, frozenset({("課體", args[0].id)}))]
+    if pred == "pattern_here" and patterns:  # (a Qimen palace's: no 課體)
+        return [(None, frozenset({("pattern", args[0].id)}))]
     if pred == "all":
         found = [k for k in (necessary_keys(c, locals_of, scope, sources, patterns, functional) for c in args) if k]
         by_where: dict = {}  # parts whose alternatives all bind in the same place

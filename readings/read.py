@@ -26,7 +26,7 @@ from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
 from leishen.readings.lore_cache import lore_store
-from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
+from leishen.readings.search import LORE_QUERIES, Selecting, patterns_tested  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
 from leishen.readings.trail import chart_trail
 
@@ -63,6 +63,7 @@ class Reader(Topics, Selecting):
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
         interned: dict = {}  # equal conditions (and parts) compiled once: one node, one memo
         self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system, interned) for r in self.data.rules}
+        self.here_patterns = {(r.system, p) for r in self.data.rules for p in patterns_tested(r.when, "pattern_here")}
         self.chart_only = frozenset(f for f, node in self.compiled.items() if chart_decides(node))
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
         self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
@@ -127,6 +128,12 @@ class Reader(Topics, Selecting):
         self.topic_ids = sorted((topics | set(self.consults)) - {None})
 
     # ---- evaluation ---------------------------------------------------------------------------
+    def _context(self, b, topic_id: str | None) -> Context:
+        """What a reading's conditions are evaluated against (with the memo when the cache is on)."""
+        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id),
+                      memo=self._memo if self.cache else None)
+        return replace(ctx, cases=self._scope(ctx)[2]) if self.here_patterns else ctx
+
     def _in_scope(self, rule, ctx: Context) -> bool:
         """In scope: the rule's system was computed, and it has no topic or one the reading covers (the
         topic asked or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
@@ -134,7 +141,8 @@ class Reader(Topics, Selecting):
 
     def _scope(self, ctx: Context) -> tuple[frozenset, list]:
         """(the in-scope rule facts, the pattern cases to try: (pattern, its in-scope REQUIRES rules, their
-        facts)) of a reading of these systems and topics (kept per such pair)."""
+        facts), the cases of the patterns ``pattern_here`` tests: (system, pattern) → [[their trees], …]) of a
+        reading of these systems and topics (kept per such pair)."""
         key = (ctx.bindings.systems, ctx.topics)
         found = self._scopes.get(key)
         if found is None:
@@ -142,8 +150,12 @@ class Reader(Topics, Selecting):
             facts = frozenset(r.fact for r in self.rules if r.system in systems
                               and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in ctx.topics))
             cases = [(pattern, [r for r in rules if r.fact in facts]) for (pattern, _), rules in self.cases.items()]
+            here: dict = defaultdict(list)  # the cases pattern_here(P) reads the palaces of
+            for pattern, rules in cases:
+                if rules and (rules[0].system, pattern) in self.here_patterns:
+                    here[(rules[0].system, pattern)].append([self.compiled[r.fact] for r in rules])
             found = self._scopes[key] = (facts, [(p, rules, frozenset(r.fact for r in rules)) for p, rules in cases
-                                                 if rules])
+                                                 if rules], dict(here))
         return found
 
     def answer(self, checks: set) -> dict:
@@ -167,8 +179,7 @@ class Reader(Topics, Selecting):
         if len(self._memo) > MEMO_LIMIT:
             self._memo.clear()
         b = chart_bindings(chart, self.lex, self.seasons)
-        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id),
-                      memo=self._memo if self.cache else None)
+        ctx = self._context(b, topic_id)
         if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
             key = frozenset(only)
             if key not in self._chosen:
@@ -273,6 +284,7 @@ class Reader(Topics, Selecting):
             b = chart_bindings(chart, self.lex, self.seasons)
             checks |= set(lore_checks(self, b).values())
             ctx = Context(b, self.vocab, self.labels, topics=frozenset(topic_ids))  # topic(T) holds for these
+            ctx = replace(ctx, cases=self._scope(ctx)[2])
             ctx = replace(ctx, undecided=frozenset(p for p, _ in self.cases))  # patterns: not decided yet
             for rule in self.rules:
                 topic = self.rule_topic[rule.fact]
@@ -288,8 +300,7 @@ class Reader(Topics, Selecting):
                                        system_hint=system or "liuren")
         b = chart_bindings(chart, self.lex, self.seasons)
         topic_id = self.topic_id(topic)
-        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id),
-                      memo=self._memo if self.cache else None)
+        ctx = self._context(b, topic_id)
         node = compile_condition(call, self.vocab, system)
         possible = {r.fact for r in self.requires_index.candidates(present_pairs(b, self.derived, ctx, self._pairs))}
         if self.cache:

@@ -95,6 +95,11 @@ MENDED = [  # (rule, topic, a moment it holds, a moment it must not hold (a rule
      "休 (002:159) is the day stem's"),
     ("facts/002/shefu_rules.csv#72", "射覆", "2033-01-20T17:53:00+08:00", "1973-12-21T10:11:00+08:00",
      "不備 (002:175): a 別責 course has three distinct lessons; a 昴星 course four (the old condition never held)"),
+    # pattern_here: the 格 of one palace
+    ("facts/003/n_crops_silk.csv#19", "栽植", "2009-11-30T22:18:00+08:00", "1951-07-27T04:59:00+08:00",
+     "吉格為生 in the palace 天沖 or 天輔 falls in (各看所落之宮, 003:91), not a 吉格 elsewhere"),
+    ("facts/003/n_crops_silk.csv#45", "蠶", "2009-11-30T22:18:00+08:00", "1964-05-05T03:59:00+08:00",
+     "加臨金木之宮而合吉格 (003:103): the 吉格 in the good star's 金木 palace, not elsewhere"),
 ]
 
 

@@ -30,7 +30,8 @@ def test_pruned_reading_finds_what_every_rule_unpruned_finds():
         ctx = Context(chart_bindings(chart, r.lex, r.seasons), r.vocab, r.labels, "*")
         patterns = {(f["system"], h["node"]["id"]) for f in reading["findings"] if f["query"] == "patterns"
                     for h in f["path"] if h.get("node", {}).get("label") == "Pattern"}
-        ctx = Context(ctx.bindings, r.vocab, r.labels, "*", patterns={p: [] for p in patterns})
+        ctx = Context(ctx.bindings, r.vocab, r.labels, "*", patterns={p: [] for p in patterns},
+                      cases=r._scope(ctx)[2])  # (the palaces pattern_here reads)
         held = {rule.fact for rule in r.others if rule.system in ctx.bindings.systems
                 and r.compiled[rule.fact].ev({}, ctx, _All(r))[0]}
         assert found == held, (moment, sorted(held - found)[:5], sorted(found - held)[:5])

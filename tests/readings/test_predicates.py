@@ -88,7 +88,7 @@ def test_topic_predicate(chart):
 
 
 def test_every_predicate_of_the_vocabulary_is_tested():
-    tested = {c[0] for c in CASES} | {"topic", "pattern"}  # pattern: tests/readings/test_readings.py
+    tested = {c[0] for c in CASES} | {"topic", "pattern", "pattern_here"}  # pattern: test_readings.py; pattern_here: test_pattern_here.py
     assert tested == set(vocabulary().predicates)
 
 

@@ -1,0 +1,72 @@
+"""``pattern_here(P)``: a Qimen 格 in one palace, for the lines that read the 格 of the palace a star falls in
+(各看所落之宮 003:91, the silk palace 003:103, 相逢凶格 003:111) — not any 格 anywhere in the chart."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from leishen.backends import get_backend
+from leishen.engine.chart import build_chart
+from leishen.loaders.conditions import ConditionError
+from leishen.readings import reader
+from leishen.readings.read import Reader
+
+# 天任 in 艮八; 三奇入墓 in 乾六, 格 and the gate 伏吟 in 坎一, 六儀擊刑 in 巽四: no 凶格 in 天任's palace
+APART = "1971-01-18T04:52:00+08:00"
+# 天任 in 艮八; 羅網 (the hour stem 壬 or 癸: it names no palace) holds in every palace
+EVERYWHERE = "1977-07-24T23:57:00+08:00"
+TIANREN_XIONGGE = "facts/003/t_terrain_numbers.csv#12"  # 天任 相逢凶格擬墳墩 (003:111)
+
+
+def _chart(moment: str) -> dict:
+    return build_chart(datetime.fromisoformat(moment))
+
+
+def _here(pattern: str, palace: str) -> str:
+    return f"some(宮, all(eq(宮, Palace.{palace}), pattern_here(Pattern.{pattern})))"
+
+
+@pytest.mark.parametrize("pattern,yes,no", [("三奇入墓", "乾六", "艮八"), ("格", "坎一", "乾六"),
+                                            ("六儀擊刑", "巽四", "坎一")])
+def test_a_pattern_holds_in_the_palace_its_case_holds_in_only(pattern, yes, no):
+    r, chart = reader(), _chart(APART)
+    assert r.test(chart, f"pattern(Pattern.{pattern})", system="qimen")["holds"]
+    got = r.test(chart, _here(pattern, yes), system="qimen")
+    assert got["holds"] and got["where"] == [r.lex.id("Palace", yes)]
+    assert any(h.get("node", {}).get("id") == f"Pattern:{pattern}" for walk in got["walks"] for h in walk)
+    assert not r.test(chart, _here(pattern, no), system="qimen")["holds"]
+
+
+def test_a_case_that_names_no_palace_holds_in_every_palace():
+    r, chart = reader(), _chart(EVERYWHERE)
+    assert r.test(chart, "every(宮, pattern_here(Pattern.羅網))", system="qimen")["holds"]
+    assert not r.test(chart, "some(宮, pattern_here(Pattern.三奇入墓))", system="qimen")["holds"]  # not in the chart
+
+
+def test_xiongge_with_tianren_is_the_xiongge_of_its_palace():
+    """相逢凶格擬墳墩 (003:111): 天任 meets the bad pattern in its own palace. In APART the chart has 凶格
+    (三奇入墓 格 六儀擊刑 伏吟) but none in 艮八, where 天任 stands (the rule held there before)."""
+    def found(moment):
+        reading = reader().read(_chart(moment), topic="地理")
+        return [f for f in reading["findings"] if f["rule"]["fact"] == TIANREN_XIONGGE]
+    assert found(APART) == []
+    [finding] = found(EVERYWHERE)
+    assert finding["id"].endswith("@Palace:p8") and finding["bindings"]["宮"] == "Palace:p8"
+
+
+@pytest.mark.parametrize("when", ["pattern_here(Pattern.格)", "some(位, pattern_here(Pattern.格))"])
+def test_pattern_here_outside_a_palace_is_refused(when):
+    with pytest.raises(ConditionError, match="pattern_here tests one instance of 宮"):
+        reader().test(_chart(APART), when, system="qimen")
+
+
+def test_a_reader_that_asks_its_checks_finds_the_same_palaces():
+    """Without the cache the checks are collected first: pattern_here asks those of every palace of the
+    pattern's cases, so the palaces are the same as the cached reader's."""
+    asking = Reader(get_backend("networkx"), cache=False)
+    for moment in (APART, EVERYWHERE):
+        chart = _chart(moment)
+        for topic in ("地理", "栽植", "蠶"):
+            assert asking.read(chart, topic=topic)["findings"] == reader().read(chart, topic=topic)["findings"]
