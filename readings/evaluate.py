@@ -21,8 +21,8 @@ from __future__ import annotations
 from leishen.loaders.conditions import Call, Scope, Vocabulary
 from leishen.readings.bindings import Bindings
 from leishen.readings.graph_leaf import GRAPH_PREDICATES, Graph
-from leishen.readings.predicates import (FAIL, Arg, ChartLeaf, Context, EqLeaf, Node, PatternHereLeaf,  # noqa: F401
-                                         PatternLeaf, TopicLeaf)
+from leishen.readings.pattern_here import PatternHereLeaf
+from leishen.readings.predicates import FAIL, Arg, ChartLeaf, Context, EqLeaf, Node, PatternLeaf, TopicLeaf  # noqa: F401
 
 
 class All(Node):

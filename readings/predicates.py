@@ -29,7 +29,8 @@ class Context:
     lookup: dict = field(default_factory=dict)  # per reading: the instance tables, filled as asked
     memo: dict | None = None  # with the reader's cache on: graph predicate results by their bound inputs
     topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
-    cases: dict = field(default_factory=dict)  # (system, pattern) → its in-scope cases: [[REQUIRES tree, …], …]
+    cases: dict = field(default_factory=dict)  # (system, pattern) → its in-scope cases: [[(REQUIRES rule, tree), …], …]
+    walks_of: object = None  # (ctx, pattern, results of its REQUIRES rules) → the pattern's walks (pattern_here)
 
     def instances_with(self, scope: str, local: str, values: frozenset) -> list[tuple[str, dict]]:
         """The instances of a scope whose local slot is bound to one of *values*, in scope order (kept
@@ -179,72 +180,6 @@ class PatternLeaf(Node):
         if self.id in ctx.undecided:  # its REQUIRES rules' checks are collected with them
             return None
         return self.ev(env, ctx, {})[0]
-
-
-class PatternHereLeaf(PatternLeaf):
-    """``pattern_here(P)`` inside a scope over 宮: P holds (as ``pattern(P)``) and one of its cases holds in
-    this palace (:func:`pattern_places`). The witness is the pattern's walk as the reading found it."""
-
-    __slots__ = ()
-
-    def ev(self, env, ctx, answers):
-        walks = ctx.patterns.get((self.system, self.id))
-        if walks is None:
-            return FAIL
-        places = pattern_places(ctx, self.system, self.id, answers)
-        here = env.get("宮")
-        if places is not None and (here is None or here.value not in places):
-            return FAIL
-        return True, [("walk", w) for w in walks], []
-
-    def need(self, env, ctx, out):
-        """While checks are collected: those of every palace of P's cases (not only up to the first that
-        holds, as ``pattern(P)`` needs), so the palaces are decided by the answers."""
-        if self.id not in ctx.undecided:
-            return False
-        for trees in ctx.cases.get((self.system, self.id), ()):
-            for tree in trees:
-                if hasattr(tree, "instances"):
-                    for _, local in tree.instances({}, ctx):
-                        tree.body.need(local, ctx, out)
-                else:
-                    tree.need({}, ctx, out)
-        return None
-
-
-def pattern_places(ctx: Context, system: str, pattern: str, answers) -> frozenset | None:
-    """The palaces (Palace node ids) where a case of the pattern holds: a case holds in the palaces where
-    each of its REQUIRES rules does — a ``some(宮, …)`` or ``at(…, …)`` rule in the palaces its body holds
-    in, any other rule in every palace when it holds. None: a case that names no palace holds (the
-    pattern holds in every palace). Kept per reading."""
-    key = ("places", system, pattern)
-    if key in ctx.lookup:
-        return ctx.lookup[key]
-    everywhere, found = False, set()
-    for trees in ctx.cases.get((system, pattern), ()):
-        case = None  # None: every palace so far
-        for tree in trees:
-            got = _tree_places(tree, ctx, answers)
-            if got is not None:
-                case = got if got is False or case is None else case & got
-            if case is False or case == set():
-                case = False
-                break
-        if case is None:
-            everywhere = True
-        elif case:
-            found |= case
-    result = ctx.lookup[key] = None if everywhere else frozenset(found)
-    return result
-
-
-def _tree_places(tree: Node, ctx: Context, answers) -> set | bool | None:
-    """The palaces a REQUIRES rule holds in (a set; False: none), or None when it names no palace and holds."""
-    if hasattr(tree, "instances") and tree.pred in ("some", "at"):
-        inst = tree.instances({}, ctx)
-        if inst and "宮" in inst[0][1]:
-            return {local["宮"].value for _, local in inst if tree.body.ev(local, ctx, answers)[0]} or False
-    return None if tree.ev({}, ctx, answers)[0] else False
 
 
 class TopicLeaf(Node):

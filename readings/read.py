@@ -132,7 +132,12 @@ class Reader(Topics, Selecting):
         """What a reading's conditions are evaluated against (with the memo when the cache is on)."""
         ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id),
                       memo=self._memo if self.cache else None)
-        return replace(ctx, cases=self._scope(ctx)[2]) if self.here_patterns else ctx
+        return replace(ctx, cases=self._scope(ctx)[2], walks_of=self._walks_of) if self.here_patterns else ctx
+
+    def _walks_of(self, ctx: Context, pattern: str, results: list) -> list:
+        """The walks of a pattern from the results of one case's REQUIRES rules (its walks through one palace,
+        for ``pattern_here``), made as a reading makes a pattern's (and kept alike)."""
+        return self.made.pattern(pattern, results, ctx, self._slot_concepts(ctx))[1]
 
     def _in_scope(self, rule, ctx: Context) -> bool:
         """In scope: the rule's system was computed, and it has no topic or one the reading covers (the
@@ -141,7 +146,7 @@ class Reader(Topics, Selecting):
 
     def _scope(self, ctx: Context) -> tuple[frozenset, list]:
         """(the in-scope rule facts, the pattern cases to try: (pattern, its in-scope REQUIRES rules, their
-        facts), the cases of the patterns ``pattern_here`` tests: (system, pattern) → [[their trees], …]) of a
+        facts), the cases of the patterns ``pattern_here`` tests: (system, pattern) → [[(rule, tree), …], …]) of a
         reading of these systems and topics (kept per such pair)."""
         key = (ctx.bindings.systems, ctx.topics)
         found = self._scopes.get(key)
@@ -153,7 +158,7 @@ class Reader(Topics, Selecting):
             here: dict = defaultdict(list)  # the cases pattern_here(P) reads the palaces of
             for pattern, rules in cases:
                 if rules and (rules[0].system, pattern) in self.here_patterns:
-                    here[(rules[0].system, pattern)].append([self.compiled[r.fact] for r in rules])
+                    here[(rules[0].system, pattern)].append([(r, self.compiled[r.fact]) for r in rules])
             found = self._scopes[key] = (facts, [(p, rules, frozenset(r.fact for r in rules)) for p, rules in cases
                                                  if rules], dict(here))
         return found

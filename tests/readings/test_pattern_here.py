@@ -70,3 +70,14 @@ def test_a_reader_that_asks_its_checks_finds_the_same_palaces():
         chart = _chart(moment)
         for topic in ("地理", "栽植", "蠶"):
             assert asking.read(chart, topic=topic)["findings"] == reader().read(chart, topic=topic)["findings"]
+
+
+def test_the_witness_is_the_patterns_walk_through_this_palace():
+    """1998-08-13 20:25: 門迫 in 坎一 坤二 震三 乾六. The reading's walk of 門迫 goes through 坎一 (the first);
+    pattern_here(門迫) in 乾六 shows the walk through 乾六 (景門, whose fire overcomes 乾's metal)."""
+    r, chart = reader(), _chart("1998-08-13T20:25:00+08:00")
+    names = lambda walk: [h["node"]["name"] for h in walk if "node" in h]  # noqa: E731
+    assert names(r.test(chart, "pattern(Pattern.門迫)", system="qimen")["walks"][0]) == ["坎一", "死門", "生門", "門迫"]
+    walks = r.test(chart, _here("門迫", "乾六"), system="qimen")["walks"]
+    assert names(walks[1]) == ["乾六", "景門", "門迫"]
+    assert all("坎一" not in names(w) for w in walks)

@@ -1,0 +1,110 @@
+"""``pattern_here(P)``: a Qimen pattern (格) in one palace, for the lines that read the 格 of the palace a star
+falls in (各看所落之宮, 003:91) rather than any 格 anywhere in the chart. See :mod:`leishen.readings.evaluate`.
+
+A case of P holds in a palace when each of its ``REQUIRES`` rules does: a rule that ranges over 宮
+(``some(宮, …)``, ``at(值符宮, …)``) in the palaces its body holds in, any other rule in every palace when it
+holds (伏吟 of the whole plate, 五不遇時: a case that names no palace holds in every palace). In each palace
+the first case that holds there decides, and the finding's witness is the pattern's walk through that
+palace (made as the reading makes a pattern's walks), so its evidence shows the palace it was read in.
+"""
+
+from __future__ import annotations
+
+from leishen.readings.predicates import FAIL, Context, Node, PatternLeaf
+
+EVERY = None  # the key of a case that holds in every palace
+
+
+class PatternHereLeaf(PatternLeaf):
+    """``pattern_here(P)`` inside a scope over 宮: P holds (as ``pattern(P)``) and one of its cases holds in
+    this palace."""
+
+    __slots__ = ()
+
+    def ev(self, env, ctx, answers):
+        walks = ctx.patterns.get((self.system, self.id))
+        if walks is None:
+            return FAIL
+        here = env.get("宮")
+        results = palace_results(ctx, self.system, self.id, answers, here.value if here else None)
+        if results is None:
+            return FAIL
+        if ctx.walks_of is not None:
+            walks = ctx.walks_of(ctx, self.id, results)
+        return True, [("walk", w) for w in walks], []
+
+    def need(self, env, ctx, out):
+        """While checks are collected: those of every palace of P's cases (``pattern(P)`` asks those up to
+        the first palace that holds), so the palaces are decided by the answers."""
+        if self.id not in ctx.undecided:
+            return False
+        for case in ctx.cases.get((self.system, self.id), ()):
+            for _, tree in case:
+                if hasattr(tree, "instances"):
+                    for _, local in tree.instances({}, ctx):
+                        tree.body.need(local, ctx, out)
+                else:
+                    tree.need({}, ctx, out)
+        return None
+
+
+def palace_results(ctx: Context, system: str, pattern: str, answers, palace: str | None) -> list | None:
+    """The results ``(rule, True, witnesses, instances)`` of the REQUIRES rules of the first case of the
+    pattern that holds in *palace* (None: no case does)."""
+    found = _by_palace(ctx, system, pattern, answers)
+    mine, every = found.get(palace) if palace else None, found.get(EVERY)
+    if mine is None or (every is not None and every[0] < mine[0]):
+        mine = every
+    return None if mine is None else mine[1]
+
+
+def _by_palace(ctx: Context, system: str, pattern: str, answers) -> dict:
+    """palace id (EVERY: a case that names no palace) → (the index of the first case that holds there, the
+    results of its rules); kept per reading."""
+    key = ("pattern_here", system, pattern)
+    found = ctx.lookup.get(key)
+    if found is None:
+        found = ctx.lookup[key] = {}
+        for i, case in enumerate(ctx.cases.get((system, pattern), ())):
+            for palace, results in _case_palaces(case, ctx, answers).items():
+                found.setdefault(palace, (i, results))
+    return found
+
+
+def _case_palaces(case: list, ctx: Context, answers) -> dict:
+    """palace id (EVERY: every palace) → the results of a case's rules, in the case's order, in the palaces
+    the case holds in."""
+    chart, local = [], None  # results of the rules that name no palace; palace → those of the rules that do
+    for rule, tree in case:
+        places = _tree_palaces(tree, ctx, answers)
+        if places is None:
+            ok, wits, where = tree.ev({}, ctx, answers)
+            if not ok:
+                return {}
+            chart.append((rule, ok, wits, where))
+        elif local is None:
+            local = {p: [(rule, *got)] for p, got in places.items()}
+        else:
+            local = {p: [*found, (rule, *places[p])] for p, found in local.items() if p in places}
+        if local is not None and not local:
+            return {}
+    if local is None:
+        return {EVERY: chart}
+    order = {id(rule): i for i, (rule, _) in enumerate(case)}
+    return {p: sorted(chart + found, key=lambda r: order[id(r[0])]) for p, found in local.items()}
+
+
+def _tree_palaces(tree: Node, ctx: Context, answers) -> dict | None:
+    """palace id → (True, witnesses, instances) where a REQUIRES rule over 宮 holds, in scope order; None
+    for a rule that names no palace."""
+    if not (hasattr(tree, "instances") and tree.pred in ("some", "at")):
+        return None
+    inst = tree.instances({}, ctx)
+    if not inst or "宮" not in inst[0][1]:
+        return None
+    found = {}
+    for key, local in inst:
+        ok, wits, where = tree.body.ev(local, ctx, answers)
+        if ok:
+            found[local["宮"].value] = (True, wits, [key, *where])
+    return found
