@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from leishen.engine.calendar import DAY_BOUNDARIES
 from leishen.engine.chart import SYSTEMS, ChartRequest
 from leishen.engine.liuren.options import (DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable,
-                                           SheHaiRule, SheHaiSeat, SpecialOrder)
+                                           SheHaiRule, SheHaiSeat, SpecialOrder, VoidException)
 from leishen.engine.ninestar import DayFlight, DayLeap
 from leishen.engine.qimen.ju import JuMethod
 from leishen.engine.qimen.plate import CentreHost, DeityNames
@@ -48,6 +48,7 @@ class ChartQuery(BaseModel):
     shehai_seat: SheHaiSeat | None = None
     special_order: SpecialOrder | None = None
     fuyin_ke: FuYinKe | None = None
+    void_exception: VoidException | None = None
     birth_year: int | None = Field(None, ge=1800, le=2200, description="asker's birth year (本命; with sex also 行年)")
     sex: Literal["male", "female"] | None = None
     qimen_method: JuMethod | None = None

@@ -12,7 +12,7 @@ from leishen.engine.calendar import DAY_BOUNDARIES
 from leishen.engine.chart import ChartRequest, parse_systems
 from leishen.engine.liuren.options import (
     DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SheHaiSeat,
-    SpecialOrder,
+    SpecialOrder, VoidException,
 )
 from leishen.errors import ChartError, LeishenError
 from leishen.service import charts
@@ -20,7 +20,8 @@ from leishen.service import charts
 EXIT_USAGE = 2
 EXIT_DIFFERS = 1
 LIUREN_FLAGS = {"month_general": MonthGeneralRule, "noble_table": NobleTable, "day_night": DayNight,
-                "shehai": SheHaiRule, "shehai_seat": SheHaiSeat, "special_order": SpecialOrder, "fuyin_ke": FuYinKe}
+                "shehai": SheHaiRule, "shehai_seat": SheHaiSeat, "special_order": SpecialOrder, "fuyin_ke": FuYinKe,
+                "void_exception": VoidException}
 
 
 def _handle_errors(func):

@@ -20,7 +20,7 @@ from leishen.engine.liuren.course import compute_course
 from leishen.engine.liuren.generals import generals_on_plate, is_daytime, noble_branch, runs_forward
 from leishen.engine.liuren.lessons import plate_offset
 from leishen.engine.liuren.options import LiurenOptions, MonthGeneralRule
-from leishen.engine.liuren.shensha import ben_ming, dun_stems, horse, void_branches, xing_nian
+from leishen.engine.liuren.shensha import ben_ming, dun_stems, horse, void_with_exception, xing_nian
 from leishen.engine.liuren.tables import MONTH_GENERAL_BY_LUNAR_MONTH, MONTH_GENERAL_BY_MIDDLE_TERM
 from leishen.engine.qimen.frozen import FrozenDict, freeze
 from leishen.errors import ChartError
@@ -47,7 +47,7 @@ def _core(day: str, offset: int, daytime: bool, options: LiurenOptions) -> dict:
     generals = generals_on_plate(stem, offset, daytime, options.noble_table)
     noble = noble_branch(stem, daytime, options.noble_table)
     dun = dun_stems(index)
-    void = void_branches(index)
+    void = void_with_exception(index, options.void_exception)
     return freeze({
         "plate": course.plate,
         "lessons": course.lessons_json(),

@@ -91,6 +91,16 @@ class FuYinKe(StrEnum):
     IGNORE_KE = "ignore_ke"
 
 
+class VoidException(StrEnum):
+    """Whether a void branch that is the day stem's 祿 stays void (旬空)."""
+
+    #: every 旬 leaves its two branches void, without exception: 甲子旬中戌亥空 … (000:75). Default.
+    NONE = "none"
+    #: the 祿 of the day stem is not void (X日Y不空, 002:147: 壬日亥不空, 庚日申不空, 辛日酉不空, 丁己日午不空 …;
+    #: every case the text lists is the stem's 祿).
+    LU_NOT_VOID = "lu_not_void"
+
+
 @dataclass(frozen=True, slots=True)
 class LiurenOptions:
     """All Liu Ren school options; hashable, so it is part of the course cache key."""
@@ -102,6 +112,7 @@ class LiurenOptions:
     shehai_seat: SheHaiSeat = SheHaiSeat.EXCLUDE
     special_order: SpecialOrder = SpecialOrder.BAZHUAN_FIRST
     fuyin_ke: FuYinKe = FuYinKe.USE_KE
+    void_exception: VoidException = VoidException.NONE
 
     @classmethod
     def from_mapping(cls, values: dict[str, str] | None) -> LiurenOptions:

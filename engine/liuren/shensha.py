@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from leishen.engine.calendar import sexagenary_index, sexagenary_name
-from leishen.engine.liuren.tables import HORSE
+from leishen.engine.liuren.options import VoidException
+from leishen.engine.liuren.tables import HORSE, STEM_LU
 from leishen.errors import ChartError
 
 #: 行年: a man is in 丙寅 at nominal age 1 and moves forward; a woman in 壬申 and moves backward
@@ -19,6 +20,16 @@ def void_branches(day: int) -> tuple[int, int]:
     """旬空: the two branches the decade leaves without a stem (甲子旬 戌亥 … 甲寅旬 子丑)."""
     head_branch = xun_head(day) % 12
     return (head_branch + 10) % 12, (head_branch + 11) % 12
+
+
+def void_with_exception(day: int, exception: VoidException) -> tuple[int, ...]:
+    """旬空 under the option ``void_exception``: the 旬's two void branches (000:75), less the day stem's 祿
+    with ``lu_not_void`` (X日Y不空, 002:147: 壬申 day in 甲子旬, 亥 is not void)."""
+    void = void_branches(day)
+    if exception is VoidException.LU_NOT_VOID:
+        lu = STEM_LU[day % 10]
+        return tuple(b for b in void if b != lu)
+    return void
 
 
 def dun_stems(day: int) -> dict[int, int]:

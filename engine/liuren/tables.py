@@ -22,6 +22,9 @@ STEM_LODGING = (2, 4, 5, 7, 5, 7, 8, 10, 11, 1)
 #: the stems lodged at each branch (the inverse of STEM_LODGING)
 LODGED_STEMS = tuple(tuple(s for s, b in enumerate(STEM_LODGING) if b == branch) for branch in range(12))
 
+#: 祿 (the 臨官 of a stem): 甲祿在寅 乙祿在卯 丙戊祿在巳 丁己祿在午 庚祿在申 辛祿在酉 壬祿在亥 癸祿在子
+STEM_LU = (2, 3, 5, 6, 5, 6, 8, 9, 11, 0)
+
 #: 刑 (three punishments): the 寅→巳→申 cycle, the 丑→戌→未 cycle, 子 and 卯 each other,
 #: and self-punishment of 辰 午 酉 亥
 PUNISHMENT = (3, 10, 5, 0, 4, 8, 6, 1, 2, 9, 7, 11)
