@@ -53,7 +53,13 @@ def test_xiongge_with_tianren_is_the_xiongge_of_its_palace():
         return [f for f in reading["findings"] if f["rule"]["fact"] == TIANREN_XIONGGE]
     assert found(APART) == []
     [finding] = found(EVERYWHERE)
-    assert finding["id"].endswith("@Palace:p8") and finding["bindings"]["宮"] == "Palace:p8"
+    assert finding["id"].endswith("@Palace:p8") and finding["bindings"] == {"宮": "Palace:p8", "時干": "Stem:ren"}
+    steps = [h["node"]["name"] if "node" in h else (h["rel"], h["chart"], h["src"]) for h in finding["path"]]
+    assert steps == ["艮八", ("STAR", True, None), "天任", ("SIGNIFIES", False, ["003:111"]), "墓"]
+    assert finding["src"] == ["003:111"] and finding["polarity"] == "平"
+    [net, _] = finding["evidence"]  # 羅網: the hour stem 壬 (or 癸), a case that names no palace
+    assert [h["node"]["name"] if "node" in h else (h["rel"], h["src"]) for h in net] == [
+        "壬", ("MEETS", None), "癸", ("REQUIRES", ["004:119"]), "羅網"]
 
 
 @pytest.mark.parametrize("when", ["pattern_here(Pattern.格)", "some(位, pattern_here(Pattern.格))"])
