@@ -53,9 +53,10 @@ def _load_chart(path: str) -> dict:
         raise ChartError(f"{path}: {exc}") from None
 
 
-def path_words(path: list, lang: str, schema) -> str:
-    """A finding's path in words: names joined by the relations (chart hops in brackets)."""
-    out = []
+def path_words(path: list, lang: str, schema, names: dict | None = None) -> str:
+    """A finding's path in words: names (*names*: the chart's own, by node id) joined by the relations
+    (chart hops in brackets)."""
+    out, names = [], names or {}
     for hop in path:
         if "node" in hop and hop["node"]["label"] == "Fact":
             continue  # a reified fact: its OBJECT and QUALIFIER hops read as one "-role->"
@@ -66,7 +67,7 @@ def path_words(path: list, lang: str, schema) -> str:
             continue
         if "node" in hop:
             slot = f"{hop['slot']} " if hop.get("slot") else ""
-            out.append(f"{slot}{hop['node']['name']}")
+            out.append(f"{slot}{names.get(hop['node']['id'], hop['node']['name'])}")
         elif "value" in hop:
             out.append(f"{hop.get('slot') or ''} {hop['value']}")
         elif hop.get("chart"):
@@ -109,8 +110,8 @@ def render_reading(reading: dict, lang: str, topic_names: dict | None = None) ->
         for f in items:
             mean = (f["meaning"] or {}).get(lang) or (f["meaning"] or {}).get("zh") or ""
             judge = f"  ({words['needs']})" if f["certainty"] == "needs_judgment" else ""
-            lines.append(f" {MARKS.get(f['polarity'], ' ')} {mean}{judge}  ⟵ {path_words(f['path'], lang, schema)}"
-                         f"  [{', '.join(f['src'])}]")
+            path = path_words(f["path"], lang, schema, reading.get("names"))
+            lines.append(f" {MARKS.get(f['polarity'], ' ')} {mean}{judge}  ⟵ {path}  [{', '.join(f['src'])}]")
     lines.append(f"\n{words['tally']}: " + "; ".join(
         f"{words['general_rules'] if t == 'general' else topic(t)}: " + " ".join(f"{k}{v}" for k, v in row.items())
         for t, row in reading["tally"].items()))

@@ -100,6 +100,18 @@ class Lexicon:
         return cached
 
 
+def chart_names(chart: dict, lex: Lexicon) -> dict[str, str]:
+    """node id → the name the chart gives the node where it is not the node's own: a Qimen deity under the
+    naming of 《奇門遁甲演義》 (``qimen_deities = by_dun``: 勾陳 and 朱雀 in 陽遁, the nodes 白虎 and 玄武)."""
+    deities, out = lex.ids("Deity"), {}
+    for cell in ((chart.get("qimen") or {}).get("palaces") or {}).values():
+        name = cell.get("deity") if isinstance(cell, dict) else None
+        node = deities.get(name) if isinstance(name, str) else None
+        if node is not None and lex.props[node]["name"] != name:
+            out[node] = name
+    return out
+
+
 def _root(s: dict, lex: Lexicon, name: str, node) -> None:
     """Bind the chart-level slot *name* to *node* (a node id, number, or non-empty set), if any."""
     if node is not None and node != _EMPTY:

@@ -18,7 +18,7 @@ from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
-from leishen.readings.bindings import Lexicon, chart_bindings
+from leishen.readings.bindings import Lexicon, chart_bindings, chart_names
 from leishen.readings.evaluate import Context, chart_decides, compile_condition, need_every
 from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates, present_pairs
 from leishen.readings.answers import Hops, Lazy, check_params
@@ -228,7 +228,7 @@ class Reader(Topics, Selecting):
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
                 "topic": self.props[topic_id]["name"] if topic_id not in (None, ALL_TOPICS) else topic_id,
-                "bindings": b.as_ids(),
+                "bindings": b.as_ids(), "names": chart_names(chart, self.lex),
                 "findings": findings, "tally": tally(findings),
                 "needs_judgment": [f["id"] for f in findings if f["certainty"] == "needs_judgment"],
                 "counts": counts, "trail": chart_trail(chart) if trail else None, "chart": chart}

@@ -29,15 +29,18 @@ def hop_node_id(node: dict) -> str:
     return node.get("id") or f"{node['label']}:{node['key']}"
 
 
-def hop_node(hop: dict, system: str) -> tuple[str, dict]:
-    """The id and pyvis attributes of a node hop (a graph node, or a chart value such as 局 5)."""
+def hop_node(hop: dict, system: str, names: dict | None = None) -> tuple[str, dict]:
+    """The id and pyvis attributes of a node hop (a graph node, or a chart value such as 局 5), labelled with
+    the name the chart gives it (*names*, the reading's ``names``: 朱雀 for the node 玄武 under ``by_dun``)."""
     if "node" not in hop:
         value = f"{hop.get('slot') or ''} {hop['value']}".strip()
         return f"value:{system}:{value}", {"label": value, "title": f"chart value {value}", "shape": "box",
                                            "color": "#eeeeee", "kind": "value"}
     node = hop["node"]
     node_id = hop_node_id(node)
-    return node_id, {"label": node["name"], "title": f"{node['label']} {node['name']}\n{node_id}",
+    name = (names or {}).get(node_id, node["name"])
+    shown = name if name == node["name"] else f"{name} ({node['name']})"
+    return node_id, {"label": name, "title": f"{node['label']} {shown}\n{node_id}",
                      "color": label_colour(node["label"]), "shape": label_shape(node["label"]), "size": 14,
                      "kind": node["label"]}
 
@@ -56,13 +59,13 @@ def add_slot(graph: PageGraph, system: str, slot: str, node_id: str) -> None:
                    dashes=True, width=1)
 
 
-def add_hops(graph: PageGraph, finding: dict, hops: list[dict], *, width: float) -> str | None:
-    """Draw one ordered hop list; returns the id of its last node."""
+def add_hops(graph: PageGraph, finding: dict, hops: list[dict], *, width: float, names: dict | None = None) -> str | None:
+    """Draw one ordered hop list (node labels: the chart's *names*); returns the id of its last node."""
     colour = POLARITY_COLOURS.get(finding.get("polarity"), "#7f7f7f")
     previous, rel, level = None, None, 1
     for hop in hops:
         if "node" in hop or "value" in hop:
-            node_id, attrs = hop_node(hop, finding["system"])
+            node_id, attrs = hop_node(hop, finding["system"], names)
             graph.add_node(node_id, level=level, **attrs)
             if hop.get("slot") and "node" in hop:
                 add_slot(graph, finding["system"], hop["slot"], node_id)
@@ -98,11 +101,11 @@ def finding_node(finding: dict, passages: Passages, level: int) -> dict:
 
 def reading_graph(reading: dict, corpus=None) -> PageGraph:
     """Every finding's path (and its further evidence) from its chart slot to the finding."""
-    graph = PageGraph(Passages(corpus))
+    graph, names = PageGraph(Passages(corpus)), reading.get("names")
     for finding in reading.get("findings", ()):
-        last = add_hops(graph, finding, finding["path"], width=2.5)
+        last = add_hops(graph, finding, finding["path"], width=2.5, names=names)
         for hops in finding.get("evidence") or ():
-            add_hops(graph, finding, hops, width=1)
+            add_hops(graph, finding, hops, width=1, names=names)
         for slot, node_id in sorted((finding.get("bindings") or {}).items()):
             if isinstance(node_id, str) and node_id in graph.nodes:
                 add_slot(graph, finding["system"], slot, node_id)
