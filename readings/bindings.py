@@ -222,7 +222,8 @@ def _nayin_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
 
 
 def _plate_stem_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
-    """年盤干 月盤干 日盤干 時盤干: each pillar's stem as it stands on the Qimen plates — the stem itself (the
+    """年盤干 月盤干 日盤干 時盤干 本命盤干: each pillar's stem (the asker's natal year too) as it stands on the
+    Qimen plates — the stem itself (the
     same Bound as 年干 …), or for 甲, which never stands on a plate, the 儀 of its 旬 (六甲遁於六儀: 甲子 → 戊),
     chained ``日干 -HIDES_AS-> 戊``."""
     jia = lex.id("Stem", "甲")
@@ -382,7 +383,8 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindin
         qimen_pillars = {"年": pillars.get("year"), "月": pillars.get("month"), "日": qm.get("day_pillar"),
                          "時": qm.get("hour_pillar")}
         _nayin_slots(qimen_pillars, lex, b.slots)
-        _plate_stem_slots(qimen_pillars, lex, b.slots)
+        natal = ((chart.get("liuren") or {}).get("birth") or chart.get("birth") or {}).get("ben_ming")
+        _plate_stem_slots({**qimen_pillars, "本命": natal}, lex, b.slots)  # (本命盤干: a 甲 year as its 儀)
         b.options["qimen"] = _set_options(chart["qimen"].get("options"))
     if "ninestar" in systems:
         ninestar_bindings(chart["ninestar"], lex, b)

@@ -86,8 +86,10 @@ class Any(Node):
 
 
 class Not(Node):
-    """``not``: the part does not hold. Its witnesses are the chains of the slots the part reads (those it
-    examined and found wanting), so a finding that holds by an absence still starts at the chart's slots."""
+    """``not``: the part does not hold, of slots the chart binds (a slot it reads unbound — 天 of 中五, 本命
+    without a birth year — leaves the part undecided, so ``not`` does not hold either). Its witnesses are the
+    chains of the slots the part reads (those it examined and found wanting), so a finding that holds by an
+    absence still starts at the chart's slots."""
 
     __slots__ = ("sub", "args")
 
@@ -96,16 +98,20 @@ class Not(Node):
         self.args = _slot_args(sub)
 
     def ev(self, env, ctx, answers):
-        if self.sub.ev(env, ctx, answers)[0]:
+        b = ctx.bindings
+        bounds = [a.bound(env, b) for a in self.args]
+        if None in bounds or self.sub.ev(env, ctx, answers)[0]:
             return FAIL
-        b, wits = ctx.bindings, []
-        for a in self.args:
-            bound = a.bound(env, b)
-            if bound is not None and isinstance(bound.value, str) and bound.chain not in wits:
+        wits = []
+        for bound in bounds:
+            if isinstance(bound.value, str) and bound.chain not in wits:
                 wits.append(bound.chain)
         return True, wits, []
 
     def need(self, env, ctx, out):
+        b = ctx.bindings
+        if any(a.bound(env, b) is None for a in self.args):
+            return False
         got = self.sub.need(env, ctx, out)
         return None if got is None else not got
 

@@ -26,7 +26,7 @@ from leishen.readings.findings import Made, witness_walk
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
 from leishen.readings.lore_cache import lore_store
-from leishen.readings.search import LORE_QUERIES, Selecting, patterns_tested  # noqa: F401
+from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
 from leishen.readings.trail import chart_trail
 
@@ -63,7 +63,6 @@ class Reader(Topics, Selecting):
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
         interned: dict = {}  # equal conditions (and parts) compiled once: one node, one memo
         self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system, interned) for r in self.data.rules}
-        self.here_patterns = {(r.system, p) for r in self.data.rules for p in patterns_tested(r.when, "pattern_here")}
         self.chart_only = frozenset(f for f, node in self.compiled.items() if chart_decides(node))
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
         self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
@@ -132,7 +131,7 @@ class Reader(Topics, Selecting):
         """What a reading's conditions are evaluated against (with the memo when the cache is on)."""
         ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id),
                       memo=self._memo if self.cache else None)
-        return replace(ctx, cases=self._scope(ctx)[2], walks_of=self._walks_of) if self.here_patterns else ctx
+        return replace(ctx, cases=self._scope(ctx)[2], walks_of=self._walks_of)
 
     def _walks_of(self, ctx: Context, pattern: str, results: list) -> list:
         """The walks of a pattern from the results of one case's REQUIRES rules (its walks through one palace,
@@ -157,7 +156,7 @@ class Reader(Topics, Selecting):
             cases = [(pattern, [r for r in rules if r.fact in facts]) for (pattern, _), rules in self.cases.items()]
             here: dict = defaultdict(list)  # the cases pattern_here(P) reads the palaces of
             for pattern, rules in cases:
-                if rules and (rules[0].system, pattern) in self.here_patterns:
+                if rules:
                     here[(rules[0].system, pattern)].append([(r, self.compiled[r.fact]) for r in rules])
             found = self._scopes[key] = (facts, [(p, rules, frozenset(r.fact for r in rules)) for p, rules in cases
                                                  if rules], dict(here))

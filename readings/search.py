@@ -67,12 +67,11 @@ class Selecting:
         return tuple(s for s in ("liuren", "qimen", "ninestar") if s in wanted)
 
 
-def patterns_tested(call, *preds: str) -> set[str]:
-    """The patterns a condition tests (``pattern(P)`` or ``pattern_here(P)`` anywhere in it; *preds*: only
-    those predicates)."""
-    if getattr(call, "pred", None) in (preds or ("pattern", "pattern_here")):
+def patterns_tested(call) -> set[str]:
+    """The patterns a condition tests (``pattern(P)`` or ``pattern_here(P)`` anywhere in it)."""
+    if getattr(call, "pred", None) in ("pattern", "pattern_here"):
         return {call.args[0].id}
-    return {p for a in getattr(call, "args", ()) for p in patterns_tested(a, *preds)}
+    return {p for a in getattr(call, "args", ()) for p in patterns_tested(a)}
 
 
 def range_ends(start: str, end: str, tz: str | None = None, names: tuple[str, str] = ("start", "end")

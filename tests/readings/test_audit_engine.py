@@ -1,0 +1,66 @@
+"""Engine gaps a second audit (2026-12-01) found: the five 干合 were not in the graph; a 甲 natal year never
+stood on a Qimen plate; ``not`` held over an unbound slot (天 of 中五, 本命 without a birth year); a group
+pattern (凶格) could not be tested in one palace."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import leishen
+from leishen.engine.chart import ChartRequest, build_chart
+from leishen.readings import reader
+from leishen.readings.bindings import chart_bindings
+
+
+def _names(walk):
+    return [h["node"]["name"] if "node" in h else (h["rel"], h.get("src")) for h in walk]
+
+
+def test_the_stem_harmonies_are_edges_of_the_graph():
+    """甲子 day: the 己巳 hour combines with the day stem (甲己), the 庚午 hour does not."""
+    r = reader()
+    yes = r.test(leishen.chart("2024-01-01T10:00+08:00"), "rel(日干, STEM_COMBINES, 時干)", system="qimen")
+    assert yes["holds"] and _names(yes["walks"][0]) == ["甲", ("STEM_COMBINES", ["003:87"]), "己"]
+    assert not r.test(leishen.chart("2024-01-01T12:00+08:00"), "rel(日干, STEM_COMBINES, 時干)", system="qimen")["holds"]
+    pairs = {(e.src, e.dst) for e in r.data.edges if e.type == "STEM_COMBINES"}
+    assert pairs == {(r.lex.id("Stem", a), r.lex.id("Stem", b)) for a, b in ("甲己", "乙庚", "丙辛", "丁壬", "戊癸")}
+
+
+def test_gan_jian_he_can_hold():
+    """更得三奇及干見合則有利 (003:87): 休門 in a wood or earth palace with a wonder combining with the earth stem
+    (it never held: no 干合 edge)."""
+    reading = reader().read(build_chart(datetime.fromisoformat("2006-10-18T21:13:00+08:00")), topic="田禾")
+    assert "facts/003/n_crops_silk.csv#3" in {f["rule"]["fact"] for f in reading["findings"]}
+
+
+def test_a_jia_natal_year_stands_as_its_yi():
+    r = reader()
+    moment = "2025-03-04T10:00+08:00"
+    b = chart_bindings(leishen.chart(moment, request=ChartRequest(birth_year=1984, sex="male")), r.lex, r.seasons)
+    assert b.slots["本命盤干"].chain == (("Stem:jia", "本命干"), ("HIDES_AS", "Stem:wu"))  # 甲子 → 戊
+    b = chart_bindings(leishen.chart(moment, request=ChartRequest(birth_year=1985, sex="male")), r.lex, r.seasons)
+    assert b.slots["本命盤干"] is b.slots["本命干"]
+
+
+def test_not_needs_the_slots_it_reads_bound():
+    """年命無傷 (004:163, jibing.csv#156) held in 中五, which has no heaven stem (so 'not overcome by the
+    heaven stem' held by default); and not(...) of 本命 holds only with a birth year."""
+    r = reader()
+    moment = "2026-04-03T22:00+08:00"
+    reading = r.read(leishen.chart(moment, request=ChartRequest(birth_year=1985, sex="male")), topic="疾病")
+    assert not [f for f in reading["findings"] if f["rule"]["fact"] == "facts/004/jibing.csv#156"]
+    assert not r.test(leishen.chart(moment), "not(eq(本命, Branch.子))", system="liuren")["holds"]
+    assert r.test(leishen.chart(moment, request=ChartRequest(birth_year=1985, sex="male")),
+                  "not(eq(本命, Branch.子))", system="liuren")["holds"]  # 乙丑: 丑
+
+
+def test_a_group_pattern_in_one_palace():
+    """凶格 in a palace is one of its members there, witnessed by the member's walk through the palace
+    (1971-01-18 04:52: 三奇入墓 in 乾六, 格 in 坎一, none in 艮八)."""
+    r, chart = reader(), build_chart(datetime.fromisoformat("1971-01-18T04:52:00+08:00"))
+    here = "some(宮, all(eq(宮, Palace.{}), pattern_here(Pattern.凶格)))"
+    got = r.test(chart, here.format("乾六"), system="qimen")
+    assert got["holds"] and [n for n in _names(got["walks"][1]) if isinstance(n, str)] == ["乾六", "丙", "三奇入墓", "凶格"]
+    assert [n for n in _names(r.test(chart, here.format("坎一"), system="qimen")["walks"][1])
+            if isinstance(n, str)] == ["坎一", "庚", "格", "凶格"]
+    assert not r.test(chart, here.format("艮八"), system="qimen")["holds"]
