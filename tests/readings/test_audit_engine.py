@@ -64,3 +64,12 @@ def test_a_group_pattern_in_one_palace():
     assert [n for n in _names(r.test(chart, here.format("坎一"), system="qimen")["walks"][1])
             if isinstance(n, str)] == ["坎一", "庚", "格", "凶格"]
     assert not r.test(chart, here.format("艮八"), system="qimen")["holds"]
+
+
+def test_a_liuren_season_is_the_months_three_month_season():
+    """春 in 002 (丑加卯 春 雨雷, 002:35) is the 寅卯辰 months: the 辰 month (Season:季 in 000's IN_SEASON table) is
+    spring too."""
+    chart = leishen.chart("2024-04-10T00:30:00+08:00")
+    assert chart["liuren"]["month_branch"] == "辰"
+    found = {f["rule"]["fact"] for f in reader().read(chart)["findings"]}
+    assert "facts/002/yuejiang_chou.csv#33" in found and "facts/002/yuejiang_chou.csv#34" not in found

@@ -148,10 +148,16 @@ def test_zhuolun_holds_on_mao_xu_si_and_its_path_is_cited():
 
 
 def test_shizhong_cannot_fire_on_an_ordinary_course():
-    """始終 needs 初傳 = 旬首 and 末傳 = 旬尾, which no course of the uniform plate gives (000:15)."""
+    """始終 needs 初傳 = 旬首 and 末傳 = 旬尾 (000:15): of the 720 courses only the 庚寅 伏吟 gives it (申 寅 巳
+    in the 甲申 旬: head 申, tail 巳), so it holds there and on no ordinary course."""
     r = reader()
+    chart = leishen.chart("2025-01-21T00:30:00+08:00")
+    assert chart["liuren"]["day"] == "庚寅" and chart["liuren"]["transmissions"] == ["申", "寅", "巳"]
+    assert "始終" in _patterns(r.read(chart))
     for moment in _moments(300, seed=5):
-        assert "始終" not in _patterns(r.read(leishen.chart(moment)))
+        lr = (chart := leishen.chart(moment))["liuren"]
+        special = lr["day"] == "庚寅" and lr["transmissions"] == ["申", "寅", "巳"]
+        assert ("始終" in _patterns(r.read(chart))) is special
 
 
 def test_every_topic_at_once_fires_the_topic_rules_of_each_topic():
