@@ -233,7 +233,9 @@ def test_rules_of_003_are_structured(graph):
     from leishen.loaders.rule_coverage import rule_coverage
     doc = rule_coverage(graph.facts)["documents"]["003"]
     assert doc["prose"] == [] and doc["unstructured"] == []
-    assert doc["structured"] >= 0.95 * doc["rules"]
+    # the second audit (2026-12-01) left lines the chart cannot decide to judgment: which of a 穿地 pair's
+    # two numbers counts (休囚旺相從心豁, 003:119), 在巽生 (003:31), 葬 (003:115)
+    assert doc["structured"] >= 0.93 * doc["rules"]
     assert all(r["judgment"] for r in doc["needs_judgment"])
 
 
@@ -257,7 +259,7 @@ def test_conditions_quantities_and_rescues(graph):
     silk = _rows(graph, "n_crops_silk.csv")
     assert dict(silk[45].qualifiers)["qty"] == "1.0" and dict(silk[47].qualifiers)["qty"] == "0.5"
     weather = _rows(graph, "c_weather_ju_dun.csv")
-    assert weather[2].when == "all(eq(季節, Season.春), eq(局, 2))"
+    assert weather[2].when == "all(among(月支, Branch.寅, Branch.卯, Branch.辰), eq(局, 2))"  # 春: 寅卯辰 (audit 2)
     assert "eq(門, Gate.休門)" in weather[45].when and "among(天, Stem.乙, Stem.丙)" in weather[45].when
 
 

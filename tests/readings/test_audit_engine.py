@@ -73,3 +73,25 @@ def test_a_liuren_season_is_the_months_three_month_season():
     assert chart["liuren"]["month_branch"] == "辰"
     found = {f["rule"]["fact"] for f in reader().read(chart)["findings"]}
     assert "facts/002/yuejiang_chou.csv#33" in found and "facts/002/yuejiang_chou.csv#34" not in found
+
+
+def test_every_pattern_a_rule_tests_is_one_its_system_can_find():
+    """pattern(P) is the pattern of the rule's own system: its REQUIRES rows in that system, or (Liu Ren) a
+    課體 the engine names on one of the 720 courses. A Qimen rule of 004 testing a Liu Ren pattern (三門四戶,
+    喪吊, 天乙·祿·馬) could never hold."""
+    from leishen.engine.calendar import sexagenary_name
+    from leishen.engine.liuren.course import compute_course
+    from leishen.engine.liuren.options import LiurenOptions
+    from leishen.readings.bindings import COURSE_PATTERNS
+    from leishen.readings.search import patterns_tested
+    r = reader()
+    found = {(rules[0].system, p) for (p, _), rules in r.cases.items() if rules}
+    names = set()
+    for day in range(60):
+        for offset in range(12):
+            course = compute_course(sexagenary_name(day), offset, LiurenOptions())
+            names |= {course.method, *course.course}
+    found |= {("liuren", r.lex.id("Pattern", n)) for name in names for n in (name, COURSE_PATTERNS.get(name))
+              if r.lex.id("Pattern", n or "")}
+    dead = sorted((rule.fact, p) for rule in r.rules for p in patterns_tested(rule.when) if (rule.system, p) not in found)
+    assert dead == []

@@ -1,0 +1,65 @@
+"""Rules of document 004 mended after the second audit against the texts (2026-12-01): each fires where the
+text says and not where it must not. A moment may carry a birth year (``moment@year``): the rules of the natal
+year (年命) need one. The Liu Ren patterns 三門四戶 and 天乙·祿·馬 were tested from Qimen rules and never held;
+their "no longer" chart is one where the pattern itself holds and the rest of the line does not."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from leishen.engine.chart import ChartRequest, build_chart
+from leishen.readings import reader
+
+MENDED = [
+    ("facts/004/jibing.csv#170", "疾病", "1957-05-26T22:41:00+08:00", "1969-04-01T01:56:00+08:00",
+     "三門四戶 最忌刑墓 (004:163) in Liu Ren slots: 戊戌 day, 未 over 戌 (the day branch) that punishes it; "
+     "丙午 day: a gate branch over 午 with no 刑 and no 墓 (the old Qimen rule never held)"),
+    ("facts/004/jibing.csv#171", "疾病", "2025-06-15T10:00:00+08:00@1979", "2025-06-15T10:00:00+08:00@1980",
+     "喪吊 (004:163): a 巳 year, born 未 = 喪門 (year branch + 2); born 申 is neither (the old 4.P.46 held for "
+     "any birth year)"),
+    ("facts/004/jibing.csv#171", "疾病", "2025-06-15T10:00:00+08:00@1975", "2025-06-15T10:00:00+08:00@1980",
+     "喪吊 (004:163): a 巳 year, born 卯 = 弔客 (year branch - 2)"),
+    ("facts/004/kesi.csv#76", "科試", "2016-12-12T21:03:00+08:00@1944", "2016-12-12T21:03:00+08:00@1940",
+     "天乙祿馬 (004:19) written out in Liu Ren slots: the pattern holds; 時來生命: hour 癸 generates a 甲 natal "
+     "year, not a 庚 one (the old Qimen rule never held)"),
+    ("facts/004/kesi.csv#49", "科試", "2005-05-01T08:29:00+08:00@1984", "2005-05-01T08:29:00+08:00@1980",
+     "填合年命 (004:19): the good pattern in the natal stem's palace (a 甲子 year stands as 戊); a 庚 natal "
+     "stem stands elsewhere, though the pattern holds in the chart"),
+    ("facts/004/chuxing.csv#29", "出行", "2000-05-18T02:36:00+08:00", "1960-12-19T10:21:00+08:00",
+     "吉格 (004:83) read at the traveller's palaces (day stem, hour stem, 值使): a 吉格 in the day stem's "
+     "palace; a 吉格 only in another palace no longer counts"),
+    ("facts/004/chuxing.csv#30", "出行", "2033-01-20T17:53:00+08:00", "1969-04-01T01:56:00+08:00",
+     "凶格 (004:83) read at the traveller's palaces: a 凶格 at the day stem's, hour stem's and 值使's palaces; "
+     "a 凶格 only in 坤二 no longer counts"),
+    ("facts/004/kesi.csv#25", "科試", "2000-05-18T02:36:00+08:00", "1959-03-30T18:36:00+08:00",
+     "用門無刑格 (004:7): 刑 is 六儀擊刑 too: no 庚 over the 值使's palace, but 擊刑 in it (離九)"),
+]
+
+
+def _chart(moment: str) -> dict:
+    when, _, year = moment.partition("@")
+    request = ChartRequest(birth_year=int(year), sex="male") if year else None
+    return build_chart(datetime.fromisoformat(when), request) if request else build_chart(datetime.fromisoformat(when))
+
+
+def _facts(moment: str, topic: str) -> set[str]:
+    return {f["rule"]["fact"] for f in reader().read(_chart(moment), topic=topic)["findings"]}
+
+
+@pytest.mark.parametrize("rule, topic, holds, fails, why", MENDED)
+def test_mended_rules(rule, topic, holds, fails, why):
+    assert rule in _facts(holds, topic), why
+    assert rule not in _facts(fails, topic), why
+
+
+def test_sangdiao_is_a_qimen_pattern_of_the_year_branch():
+    """4.P.46 has two cases, 喪門 (year branch + 2) and 弔客 (− 2) on the natal branch, in Qimen slots; without a
+    birth year it never holds."""
+    r = reader()
+    moment = datetime.fromisoformat("2025-06-15T10:00:00+08:00")  # 乙巳 year
+    held = {year: r.test(build_chart(moment, ChartRequest(birth_year=year, sex="male")), "pattern(Pattern.喪吊)",
+                         system="qimen")["holds"] for year in (1975, 1977, 1979, 1980)}
+    assert held == {1975: True, 1977: False, 1979: True, 1980: False}
+    assert not r.test(build_chart(moment), "pattern(Pattern.喪吊)", system="qimen")["holds"]
