@@ -41,10 +41,13 @@ def _scoped(id_: str, where: list) -> str:
 
 
 def _bindings(head: dict, rest: list[Piece]) -> dict:
-    """slot → node id of every slot a finding's walks start from (the path's, then the evidence's)."""
+    """slot → node id of every slot a finding's walks start from (the path's, then the evidence's): a slot two
+    walks start from with different nodes (宮 of two ``some(宮, …)``) names the path's, else the first
+    evidence walk's — the instances themselves are in the finding's id (``…@p1/p4``)."""
     out = dict(head)
     for piece in rest:
-        out.update(piece.binds)
+        for slot, node in piece.binds.items():
+            out.setdefault(slot, node)
     return out
 
 

@@ -95,3 +95,20 @@ def test_every_pattern_a_rule_tests_is_one_its_system_can_find():
               if r.lex.id("Pattern", n or "")}
     dead = sorted((rule.fact, p) for rule in r.rules for p in patterns_tested(rule.when) if (rule.system, p) not in found)
     assert dead == []
+
+
+def test_bindings_name_the_paths_own_start():
+    """A slot two walks start from with different nodes (宮 of two some(宮, …)) is bound, in ``bindings``, to the
+    node the path starts from (the evidence's palace used to overwrite it)."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from suite import random_moments
+    r, seen = reader(), 0
+    for moment in random_moments(60, 3):
+        for f in r.read(build_chart(moment), topic="*")["findings"]:
+            start = f["path"][0]
+            if start.get("slot") and "node" in start:
+                assert f["bindings"][start["slot"]] == start["node"]["id"], f["id"]
+                seen += "/" in f["id"]
+    assert seen > 0  # findings held in two instances were among them
