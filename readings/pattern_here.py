@@ -3,7 +3,8 @@ falls in (各看所落之宮, 003:91) rather than any 格 anywhere in the chart.
 
 A case of P holds in a palace when each of its ``REQUIRES`` rules does: a rule that ranges over 宮
 (``some(宮, …)``, ``at(值符宮, …)``) in the palaces its body holds in, any other rule in every palace when it
-holds (伏吟 of the whole plate, 五不遇時: a case that names no palace holds in every palace). In each palace
+holds (伏吟 of the whole plate, 五不遇時: a case that names no palace holds in every palace). A group pattern
+(吉格 凶格) has a case per member case, written out, so it holds in the palaces its members hold in. In each palace
 the first case that holds there decides, and the finding's witness is the pattern's walk through that
 palace (made as the reading makes a pattern's walks), so its evidence shows the palace it was read in.
 """
@@ -38,22 +39,15 @@ class PatternHereLeaf(PatternLeaf):
         the first palace that holds), so the palaces are decided by the answers."""
         if self.id not in ctx.undecided:
             return False
-        _need_every_palace(ctx, self.system, self.id, out, set())
+        _need_every_palace(ctx, self.system, self.id, out)
         return None
 
 
-def _need_every_palace(ctx: Context, system: str, pattern: str, out: set, seen: set) -> None:
-    """Collect the checks of every palace of a pattern's cases (of its members', for a group pattern)."""
-    if (system, pattern) in seen:
-        return
-    seen.add((system, pattern))
+def _need_every_palace(ctx: Context, system: str, pattern: str, out: set) -> None:
+    """Collect the checks of every palace of a pattern's cases."""
     for case in ctx.cases.get((system, pattern), ()):
         for _, tree in case:
-            members = _members(tree)
-            if members:
-                for leaf in members:
-                    _need_every_palace(ctx, leaf.system, leaf.id, out, seen)
-            elif hasattr(tree, "instances"):
+            if hasattr(tree, "instances"):
                 for _, local in tree.instances({}, ctx):
                     tree.body.need(local, ctx, out)
             else:
@@ -107,12 +101,8 @@ def _case_palaces(case: list, ctx: Context, answers) -> dict:
 
 
 def _tree_palaces(tree: Node, ctx: Context, answers) -> dict | None:
-    """palace id → (True, witnesses, instances) where a REQUIRES rule over 宮 holds, in scope order, or where
-    a member of a group pattern holds (吉格 凶格: ``any(pattern(M), …)``, each member's walk through the
-    palace); None for a rule that names no palace (or a group with a member that names none)."""
-    members = _members(tree)
-    if members:
-        return _group_palaces(members, ctx, answers)
+    """palace id → (True, witnesses, instances) where a REQUIRES rule over 宮 holds, in scope order; None for a
+    rule that names no palace."""
     if not (hasattr(tree, "instances") and tree.pred in ("some", "at")):
         return None
     inst = tree.instances({}, ctx)
@@ -125,25 +115,3 @@ def _tree_palaces(tree: Node, ctx: Context, answers) -> dict | None:
             found[local["宮"].value] = (True, wits, [key, *where])
     return found
 
-
-def _members(tree: Node) -> list:
-    """The pattern leaves of a REQUIRES rule that is ``pattern(M)`` or ``any(pattern(M1), …)`` (else [])."""
-    from leishen.readings.evaluate import Any  # (evaluate imports this module)
-    leaves = tree.subs if isinstance(tree, Any) else [tree]
-    return leaves if all(type(x) is PatternLeaf for x in leaves) else []
-
-
-def _group_palaces(members: list, ctx: Context, answers) -> dict | None:
-    """palace id → the result of a group pattern's rule there: the first member (in the rule's order) that
-    holds in the palace, witnessed by its walk through it; None when a member holds in every palace."""
-    found: dict = {}
-    for leaf in members:
-        by_palace = _by_palace(ctx, leaf.system, leaf.id, answers)
-        if EVERY in by_palace:
-            return None
-        for palace, (_, results) in by_palace.items():
-            if palace not in found:
-                walks = ctx.walks_of(ctx, leaf.id, results) if ctx.walks_of is not None \
-                    else ctx.patterns.get((leaf.system, leaf.id), [])
-                found[palace] = (True, [("walk", w) for w in walks], [])
-    return found

@@ -143,9 +143,9 @@ class Reader(Topics, Selecting):
         topic asked or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
         return rule.fact in self._scope(ctx)[0]
 
-    def _scope(self, ctx: Context) -> tuple[frozenset, list]:
+    def _scope(self, ctx: Context) -> tuple[frozenset, list, dict]:
         """(the in-scope rule facts, the pattern cases to try: (pattern, its in-scope REQUIRES rules, their
-        facts), the cases of the patterns ``pattern_here`` tests: (system, pattern) → [[(rule, tree), …], …]) of a
+        facts), every pattern's cases for ``pattern_here``: (system, pattern) → [[(rule, tree), …], …]) of a
         reading of these systems and topics (kept per such pair)."""
         key = (ctx.bindings.systems, ctx.topics)
         found = self._scopes.get(key)
@@ -154,7 +154,7 @@ class Reader(Topics, Selecting):
             facts = frozenset(r.fact for r in self.rules if r.system in systems
                               and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in ctx.topics))
             cases = [(pattern, [r for r in rules if r.fact in facts]) for (pattern, _), rules in self.cases.items()]
-            here: dict = defaultdict(list)  # the cases pattern_here(P) reads the palaces of
+            here: dict = defaultdict(list)  # the cases pattern_here(P) reads the palaces of, by (system, P)
             for pattern, rules in cases:
                 if rules:
                     here[(rules[0].system, pattern)].append([(r, self.compiled[r.fact]) for r in rules])
