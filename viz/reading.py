@@ -59,7 +59,8 @@ def add_slot(graph: PageGraph, system: str, slot: str, node_id: str) -> None:
                    dashes=True, width=1)
 
 
-def add_hops(graph: PageGraph, finding: dict, hops: list[dict], *, width: float, names: dict | None = None) -> str | None:
+def add_hops(graph: PageGraph, finding: dict, hops: list[dict], *, width: float,
+             names: dict | None = None) -> str | None:
     """Draw one ordered hop list (node labels: the chart's *names*); returns the id of its last node."""
     colour = POLARITY_COLOURS.get(finding.get("polarity"), "#7f7f7f")
     previous, rel, level = None, None, 1
