@@ -118,3 +118,16 @@ def test_a_burial_line_needs_judgment():
     """葬有長堤對酒爐 (003:115) is said of a burial site, which no chart slot tells."""
     found = _findings(DUTY["驚門"], "地理")
     assert found[f"{T}#38"] == found[f"{T}#39"] == "needs_judgment"
+
+
+def test_the_year_view_seasons_say_when_not_whether():
+    """003:79 天蓬所臨之方 … 夏水漂沒: the 年景 rows are read on the 立春 chart (003:75), a 寅 month; their season
+    (season= qualifier) is when in the year the event comes, not a condition on the chart's month, so the
+    summer flood is found there too (it could never hold on a 立春 chart)."""
+    from leishen.readings import reader as shared_reader
+    r = shared_reader()
+    chart = build_chart(datetime.fromisoformat("2025-02-04T12:00:00+08:00"))
+    assert chart["pillars"]["month"][1] == "寅"
+    found = {f["rule"]["fact"]: f for f in r.read(chart, topic="年景")["findings"]}
+    flood = found["facts/003/k_year_regions.csv#74"]
+    assert flood["meaning"]["zh"] == "水澇" and dict(r.facts[flood["rule"]["fact"]].qualifiers)["season"] == r.lex.id("Season", "夏")
