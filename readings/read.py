@@ -129,9 +129,9 @@ class Reader(Topics, Selecting):
     # ---- evaluation ---------------------------------------------------------------------------
     def _context(self, b, topic_id: str | None) -> Context:
         """What a reading's conditions are evaluated against (with the memo when the cache is on)."""
-        ctx = Context(b, self.vocab, self.labels, topic_id, topics=self.topic_scope(topic_id),
-                      memo=self._memo if self.cache else None)
-        return replace(ctx, cases=self._scope(ctx)[2], walks_of=self._walks_of)
+        topics = self.topic_scope(topic_id)
+        return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=self._memo if self.cache else None,
+                       cases=self._scope_of(b.systems, topics)[2], walks_of=self._walks_of)
 
     def _walks_of(self, ctx: Context, pattern: str, results: list) -> list:
         """The walks of a pattern from the results of one case's REQUIRES rules (its walks through one palace,
@@ -144,15 +144,18 @@ class Reader(Topics, Selecting):
         return rule.fact in self._scope(ctx)[0]
 
     def _scope(self, ctx: Context) -> tuple[frozenset, list, dict]:
+        """:meth:`_scope_of` the systems and topics of a reading's context."""
+        return self._scope_of(ctx.bindings.systems, ctx.topics)
+
+    def _scope_of(self, systems: tuple, topics: frozenset) -> tuple[frozenset, list, dict]:
         """(the in-scope rule facts, the pattern cases to try: (pattern, its in-scope REQUIRES rules, their
         facts), every pattern's cases for ``pattern_here``: (system, pattern) → [[(rule, tree), …], …]) of a
         reading of these systems and topics (kept per such pair)."""
-        key = (ctx.bindings.systems, ctx.topics)
+        key = (systems, topics)
         found = self._scopes.get(key)
         if found is None:
-            systems = ctx.bindings.systems
             facts = frozenset(r.fact for r in self.rules if r.system in systems
-                              and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in ctx.topics))
+                              and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in topics))
             cases = [(pattern, [r for r in rules if r.fact in facts]) for (pattern, _), rules in self.cases.items()]
             here: dict = defaultdict(list)  # the cases pattern_here(P) reads the palaces of, by (system, P)
             for pattern, rules in cases:
@@ -287,9 +290,9 @@ class Reader(Topics, Selecting):
         for chart in charts:
             b = chart_bindings(chart, self.lex, self.seasons)
             checks |= set(lore_checks(self, b).values())
-            ctx = Context(b, self.vocab, self.labels, topics=frozenset(topic_ids))  # topic(T) holds for these
-            ctx = replace(ctx, cases=self._scope(ctx)[2])
-            ctx = replace(ctx, undecided=frozenset(p for p, _ in self.cases))  # patterns: not decided yet
+            topics = frozenset(topic_ids)  # topic(T) holds for these; the patterns are not decided yet
+            ctx = Context(b, self.vocab, self.labels, topics=topics, cases=self._scope_of(b.systems, topics)[2],
+                          undecided=frozenset(p for p, _ in self.cases))
             for rule in self.rules:
                 topic = self.rule_topic[rule.fact]
                 if rule.system in b.systems and (topic is None or topic in topic_ids):

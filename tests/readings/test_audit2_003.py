@@ -15,6 +15,8 @@ from leishen.engine.chart import build_chart
 from leishen.readings import reader
 from leishen.readings.read import Reader
 
+from fired import findings
+
 C = "facts/003/c_weather_ju_dun.csv"
 E = "facts/003/e_clouds.csv"
 F = "facts/003/f_rain_fine_snow.csv"
@@ -38,9 +40,7 @@ def _variants_reader() -> Reader:
 
 
 def _findings(moment: str, topic: str, variants: bool = False) -> dict[str, str]:
-    r = _variants_reader() if variants else reader()
-    reading = r.read(build_chart(datetime.fromisoformat(moment)), topic=topic)
-    return {f["rule"]["fact"]: f["certainty"] for f in reading["findings"]}
+    return findings(moment, topic, _variants_reader() if variants else None)
 
 
 def test_a_season_of_003_is_the_month_branchs_season():

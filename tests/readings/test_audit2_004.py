@@ -12,6 +12,8 @@ import pytest
 from leishen.engine.chart import ChartRequest, build_chart
 from leishen.readings import reader
 
+from fired import findings
+
 MENDED = [
     ("facts/004/jibing.csv#170", "疾病", "1957-05-26T22:41:00+08:00", "1969-04-01T01:56:00+08:00",
      "三門四戶 最忌刑墓 (004:163) in Liu Ren slots: 戊戌 day, 未 over 戌 (the day branch) that punishes it; "
@@ -38,20 +40,10 @@ MENDED = [
 ]
 
 
-def _chart(moment: str) -> dict:
-    when, _, year = moment.partition("@")
-    request = ChartRequest(birth_year=int(year), sex="male") if year else None
-    return build_chart(datetime.fromisoformat(when), request) if request else build_chart(datetime.fromisoformat(when))
-
-
-def _facts(moment: str, topic: str) -> set[str]:
-    return {f["rule"]["fact"] for f in reader().read(_chart(moment), topic=topic)["findings"]}
-
-
 @pytest.mark.parametrize("rule, topic, holds, fails, why", MENDED)
 def test_mended_rules(rule, topic, holds, fails, why):
-    assert rule in _facts(holds, topic), why
-    assert rule not in _facts(fails, topic), why
+    assert rule in findings(holds, topic), why
+    assert rule not in findings(fails, topic), why
 
 
 def test_sangdiao_is_a_qimen_pattern_of_the_year_branch():

@@ -11,6 +11,8 @@ from leishen.engine.chart import ChartRequest, build_chart
 from leishen.readings import reader
 from leishen.readings.bindings import chart_bindings
 
+from fired import random_moments
+
 
 def _names(walk):
     return [h["node"]["name"] if "node" in h else (h["rel"], h.get("src")) for h in walk]
@@ -100,13 +102,9 @@ def test_every_pattern_a_rule_tests_is_one_its_system_can_find():
 def test_bindings_name_the_paths_own_start():
     """A slot two walks start from with different nodes (宮 of two some(宮, …)) is bound, in ``bindings``, to the
     node the path starts from (the evidence's palace used to overwrite it)."""
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-    from suite import random_moments
     r, seen = reader(), 0
     for moment in random_moments(60, 3):
-        for f in r.read(build_chart(moment), topic="*")["findings"]:
+        for f in r.read(leishen.chart(moment), topic="*")["findings"]:
             start = f["path"][0]
             if start.get("slot") and "node" in start:
                 assert f["bindings"][start["slot"]] == start["node"]["id"], f["id"]

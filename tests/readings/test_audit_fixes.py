@@ -12,27 +12,24 @@ from leishen.engine.chart import build_chart
 from leishen.readings import reader
 from leishen.readings.read import Reader
 
+from fired import findings
+
 LIUREN_FUYIN = "2033-03-12T21:06:00+08:00"  # 月將 over 占時: the Liu Ren 伏吟; no Qimen 伏吟
 QIMEN_FUYIN = "2029-06-24T07:45:00+08:00"  # 休門 in 坎一: the Qimen 伏吟; the Liu Ren course is not 伏吟
-
-
-def _facts(moment: str, topic: str) -> set[str]:
-    reading = reader().read(build_chart(datetime.fromisoformat(moment)), topic=topic)
-    return {f["rule"]["fact"] for f in reading["findings"]}
 
 
 def test_a_qimen_rule_tests_the_qimen_fuyin_only():
     """反伏門迫雖入試 未免狼當 (004:19) is the Qimen 伏吟: not the Liu Ren course of the same name."""
     rule = "facts/004/kesi.csv#74"
-    assert rule in _facts(QIMEN_FUYIN, "科試")
-    assert rule not in _facts(LIUREN_FUYIN, "科試")
+    assert rule in findings(QIMEN_FUYIN, "科試")
+    assert rule not in findings(LIUREN_FUYIN, "科試")
 
 
 def test_a_liuren_rule_tests_the_liuren_fuyin_only():
     """伏吟近出 (002:159) is the Liu Ren 伏吟 (the engine's 課體, or the Liu Ren REQUIRES): not the Qimen one."""
     rule = "facts/002/shefu_rules.csv#23"
-    assert rule in _facts(LIUREN_FUYIN, "射覆")
-    assert rule not in _facts(QIMEN_FUYIN, "射覆")
+    assert rule in findings(LIUREN_FUYIN, "射覆")
+    assert rule not in findings(QIMEN_FUYIN, "射覆")
 
 
 def test_the_qimen_fuyin_finding_starts_in_the_qimen_chart():
@@ -105,8 +102,8 @@ MENDED = [  # (rule, topic, a moment it holds, a moment it must not hold (a rule
 
 @pytest.mark.parametrize("rule, topic, holds, fails, why", MENDED)
 def test_mended_rules(rule, topic, holds, fails, why):
-    assert rule in _facts(holds, topic), why
-    assert rule not in _facts(fails, topic), why
+    assert rule in findings(holds, topic), why
+    assert rule not in findings(fails, topic), why
 
 
 def test_jinru_and_tuiru_are_lianru():

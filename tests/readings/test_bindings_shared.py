@@ -8,17 +8,12 @@ from __future__ import annotations
 
 import copy
 import random
-from datetime import datetime, timedelta, timezone
 
 import leishen
 from leishen.readings import reader
 from leishen.readings.bindings import Lexicon, Shared, chart_bindings
 
-
-def _moments(n: int, seed: int) -> list[datetime]:
-    rng = random.Random(seed)
-    start = datetime(1920, 1, 1, tzinfo=timezone.utc)
-    return [start + timedelta(minutes=rng.randrange(160 * 365 * 24 * 60)) for _ in range(n)]
+from fired import random_moments
 
 
 def _layout(b) -> tuple:
@@ -63,7 +58,7 @@ def test_shared_bindings_equal_bindings_made_anew():
     plain = Lexicon(r.data.nodes)
     plain.shared = Shared(limit=0)
     rng = random.Random(3)
-    charts = [leishen.chart(m) for m in _moments(160, seed=21)]
+    charts = [leishen.chart(m) for m in random_moments(160, seed=21)]
     charts += [v for c in charts[:30] for v in _variants(c, rng)]
     rng.shuffle(charts)
     for chart in charts + charts[::3]:  # the second time, every section is found in the tables
@@ -89,7 +84,7 @@ def test_tables_stop_growing_at_their_limit():
     r = reader()
     small, plain = Lexicon(r.data.nodes), Lexicon(r.data.nodes)
     small.shared, plain.shared = Shared(limit=5), Shared(limit=0)
-    for moment in _moments(40, seed=5):
+    for moment in random_moments(40, seed=5):
         chart = leishen.chart(moment)
         assert _layout(chart_bindings(chart, small, r.seasons)) == _layout(chart_bindings(chart, plain, r.seasons))
     shared = small.shared

@@ -4,9 +4,6 @@ never taken to need both in one instance."""
 
 from __future__ import annotations
 
-import random
-from datetime import datetime, timedelta, timezone
-
 import leishen
 from leishen.loaders.conditions import parse_condition
 from leishen.readings import reader
@@ -14,16 +11,12 @@ from leishen.readings.bindings import chart_bindings
 from leishen.readings.evaluate import Context
 from leishen.readings.index import necessary_keys
 
-
-def _moments(n: int, seed: int) -> list[datetime]:
-    rng = random.Random(seed)
-    start = datetime(1920, 1, 1, tzinfo=timezone.utc)
-    return [start + timedelta(minutes=rng.randrange(160 * 365 * 24 * 60)) for _ in range(n)]
+from fired import random_moments
 
 
 def test_pruned_reading_finds_what_every_rule_unpruned_finds():
     r = reader()
-    for moment in _moments(120, seed=11):
+    for moment in random_moments(120, seed=11):
         chart = leishen.chart(moment)
         reading = r.read(chart, topic="*", lore=False, trail=False)
         found = {f["rule"]["fact"] for f in reading["findings"] if f["query"] == "rules"}
@@ -65,7 +58,7 @@ def test_the_checks_a_reading_asks_decide_it_as_every_answer_does():
     from leishen.backends import get_backend
     from leishen.readings.read import Reader
     cached, asking = reader(), Reader(get_backend("networkx"), cache=False)
-    for i, moment in enumerate(_moments(60, seed=12)):
+    for i, moment in enumerate(random_moments(60, seed=12)):
         chart = leishen.chart(moment)
         for topic in (None, "*", cached.topics()[i % len(cached.topics())]["id"]):
             a, b = cached.read(chart, topic=topic), asking.read(chart, topic=topic)
@@ -93,7 +86,7 @@ def test_derived_pairs_key_suffixes_at_and_functional_predicates():
     assert _keys("stage(日干, 初傳, LifeStage.長生)", "liuren") == [
         (None, frozenset({(Call("stage", (Slot("日干"), Slot("初傳"))), "LifeStage:chang_sheng")}))]
     r = reader()
-    for moment in _moments(20, seed=13):
+    for moment in random_moments(20, seed=13):
         chart = leishen.chart(moment)
         reading = r.read(chart, topic="*", lore=False, trail=False)
         stages = {h["node"]["id"] for f in reading["findings"] if f["rule"]["fact"].startswith("facts/000/changsheng")
