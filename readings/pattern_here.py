@@ -44,14 +44,20 @@ class PatternHereLeaf(PatternLeaf):
 
 
 def _need_every_palace(ctx: Context, system: str, pattern: str, out: set) -> None:
-    """Collect the checks of every palace of a pattern's cases."""
-    for case in ctx.cases.get((system, pattern), ()):
-        for _, tree in case:
-            if hasattr(tree, "instances"):
-                for _, local in tree.instances({}, ctx):
-                    tree.body.need(local, ctx, out)
-            else:
-                tree.need({}, ctx, out)
+    """Collect the checks of every palace of a pattern's cases (gathered once per reading: every rule that reads
+    the pattern in a palace asks the same)."""
+    key = ("pattern_here need", system, pattern)
+    found = ctx.lookup.get(key)
+    if found is None:
+        found = ctx.lookup[key] = set()
+        for case in ctx.cases.get((system, pattern), ()):
+            for _, tree in case:
+                if hasattr(tree, "instances"):
+                    for _, local in tree.instances({}, ctx):
+                        tree.body.need(local, ctx, found)
+                else:
+                    tree.need({}, ctx, found)
+    out |= found
 
 
 def palace_results(ctx: Context, system: str, pattern: str, answers, palace: str | None) -> list | None:
