@@ -243,9 +243,10 @@ def test_conditions_follow_the_text():
         "some(位, all(eq(上, Branch.卯), any(over(上, 日干), over(上, 日支)), eq(將, General.六合)))"
     # 雀臨亥為監引 (002:91): the general 朱雀 over ground 亥 (corrected from 亥 carrying 朱雀)
     assert pick["亥-22 Concept:監引"] == "some(位, all(eq(將, General.朱雀), eq(地, Branch.亥)))"
-    # 作虎克日血病 (002:27): 子 with 白虎, overcoming the day stem
+    # 作虎克日血病 (002:27): 子 with 白虎, overcoming the day stem; audit3 lr002 (2026-12-02): 子 overcomes only 丙丁,
+    # on which days 白虎 never rides 子, so 白虎's own metal overcoming the day is read too (with judgment)
     assert pick["子-19 Illness:血病"] == \
-        "some(位, all(eq(上, Branch.子), eq(將, General.白虎), overcomes(上, 日干)))"
+        "some(位, all(eq(上, Branch.子), eq(將, General.白虎), any(overcomes(上, 日干), overcomes(將, 日干))))"
     # 午作太陽為妾 (002:59): 午 is the month general
     assert pick["午-01 Person:妾"] == "eq(月將, Branch.午)"
     # 亥加歲刑 (002:91): on the branch the year branch punishes (the 原本作 row: on 行年)

@@ -29,3 +29,9 @@ def random_moments(n: int, seed: int) -> list[datetime]:
     rng = random.Random(seed)
     start = datetime(1920, 1, 1, tzinfo=timezone.utc)
     return [start + timedelta(minutes=rng.randrange(160 * 365 * 24 * 60)) for _ in range(n)]
+
+
+def assert_mended(rule: str, topic: str | None, holds: str, fails: str, why: str) -> None:
+    """A mended rule fires at *holds* and not at *fails* (moments as :func:`chart_of` takes them)."""
+    assert rule in findings(holds, topic), why
+    assert rule not in findings(fails, topic), why

@@ -45,7 +45,12 @@ def test_only_one_of_placed_and_combining_is_no_finding(r):
     assert "002-S29.SF-08c" not in _found(r, ONE)
 
 
-@pytest.mark.parametrize("iso,elder,younger", [(ONE, "寅", "卯"), (BOTH, "亥", "子")])
+# audit3 lr002 (2026-12-02): 未-03a/b now look for the 比 in the lessons and transmissions (anywhere on the plate
+# held on every chart); on ONE's 甲 day 卯 is in neither, so the 甲 case reads 2024-03-01 15:30, where 寅 and 卯 both are
+YANG_BROTHERS = "2024-03-01T15:30+08:00"
+
+
+@pytest.mark.parametrize("iso,elder,younger", [(YANG_BROTHERS, "寅", "卯"), (BOTH, "亥", "子")])
 def test_the_brothers_by_the_day_stems_polarity(r, iso, elder, younger):
     found = _found(r, iso)
     a, b = found["002-S09.未-03a"], found["002-S09.未-03b"]
