@@ -3,18 +3,16 @@ text says and not where it must not. Most of them never held because their condi
 branch or a day that the plate can never give together (貴人 never rides 辰 or 戌, and the generals run
 forward or backward by its seat); the part that cannot co-occur is now left to judgment. The rows whose
 pairing is impossible by construction and is kept as the text writes it are pinned by
-``test_pairings_the_plate_never_gives``."""
+``test_pairings_the_plate_never_gives``. The ``MENDED`` / ``JUDGED`` rows run in ``test_mended.py``."""
 
 from __future__ import annotations
 
-import pytest
 
 from leishen.engine.liuren.generals import generals_on_plate
 from leishen.engine.liuren.lessons import earth_under
 from leishen.engine.liuren.options import NobleTable
 from leishen.engine.liuren.tables import BRANCHES, STEMS
 
-from fired import assert_mended
 
 MENDED = [
     ("facts/002/shefu_rules.csv#79", "射覆", "2021-03-01T02:37:00+08:00", "2021-03-03T23:07:00+08:00",
@@ -39,11 +37,6 @@ MENDED = [
     ("facts/002/yuejiang_wei.csv#10", "*", "2021-03-01T00:20:00+08:00", "2021-03-01T04:54:00+08:00",
      "陰比 (002:63) looked for in the lessons and transmissions; before, anywhere on the plate, so on every chart"),
 ]
-
-
-@pytest.mark.parametrize("rule, topic, holds, fails, why", MENDED)
-def test_mended_rules(rule, topic, holds, fails, why):
-    assert_mended(rule, topic, holds, fails, why)
 
 
 def _plates():

@@ -2,7 +2,8 @@
 tested the day stem's 刑 on the stem itself, which has no 刑 relation, so that part of their condition never held;
 the stem now punishes through its 寄宮 (as 000:51's 刑干 rows read it). ``PINNED``: rows whose line allows another
 reading keep their condition and name the other reading in their note or judgment; the tests pin the reading
-each takes, so that a later change is deliberate. Each row fires at the first moment and not at the second."""
+each takes, so that a later change is deliberate. Each row fires at the first moment and not at the second.
+The ``MENDED`` / ``JUDGED`` rows run in ``test_mended.py``."""
 
 from __future__ import annotations
 
@@ -19,11 +20,6 @@ MENDED = [
      "囚死更兼刑剋 (002:167): 癸未 day, 用 戌 囚 in winter, punished by 丑 (the 寄宮 of 癸) only (before: never); "
      "a 休 用 with no 刑 or 剋 from the day does not count"),
 ]
-
-
-@pytest.mark.parametrize("rule, topic, holds, fails, why", MENDED)
-def test_mended_rules(rule, topic, holds, fails, why):
-    assert_mended(rule, topic, holds, fails, why)
 
 
 PINNED = [

@@ -1,12 +1,9 @@
 """Rules of document 004 (疾病 家宅 科試) mended after the third audit against the texts (2026-12-02): each fires where
 the text says and not where it must not. The "must not" moment is one where the old row held, or
-(for a rule that missed a case) one where neither holds."""
+(for a rule that missed a case) one where neither holds. The ``MENDED`` / ``JUDGED`` rows run in ``test_mended.py``."""
 
 from __future__ import annotations
 
-import pytest
-
-from fired import assert_mended
 
 MENDED = [
     ("facts/004/jiazhai.csv#135", "家宅", "2035-04-20T19:47:00+00:00", "2035-06-10T19:55:00+00:00",
@@ -24,8 +21,3 @@ MENDED = [
      "刑囚攻截 (004:3): 截 is tested now, as 截空 in 4.12.08: a 癸 day at a 子 hour (戊癸 子丑) with no 刑, the day stem "
      "not 囚 and not overcome by the hour stem (the old row missed it); the 寅 hour of the same day has none of the four"),
 ]
-
-
-@pytest.mark.parametrize("rule, topic, holds, fails, why", MENDED)
-def test_mended_rules(rule, topic, holds, fails, why):
-    assert_mended(rule, topic, holds, fails, why)

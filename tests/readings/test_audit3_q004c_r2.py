@@ -2,13 +2,11 @@
 
 A narrowed rule holds where the text says and not where the old condition alone held (``assert_mended``); a rule
 whose condition left out a part the text names, a part the vocabulary cannot state, now needs judgment: at a moment
-where the old condition held it is reported as ``needs_judgment``, no longer as ``holds``."""
+where the old condition held it is reported as ``needs_judgment``, no longer as ``holds``.
+The ``MENDED`` / ``JUDGED`` rows run in ``test_mended.py``."""
 
 from __future__ import annotations
 
-import pytest
-
-from fired import assert_mended, findings
 
 MENDED = [
     ("facts/004/jiazhai.csv#131", "家宅", "1966-02-13T06:04+08:00", "1958-06-30T11:53+08:00",
@@ -27,13 +25,3 @@ JUDGED = [
      "尅戰 of 甲乙 and 天蓬 in the 飛牒 palace (004:115) was left out, so the row held as decided on any 九天 丙丁 "
      "palace with 乙 or 天蓬; which symbol must overcome which is not said, so it now needs judgment"),
 ]
-
-
-@pytest.mark.parametrize("rule, topic, holds, fails, why", MENDED)
-def test_mended_rules(rule, topic, holds, fails, why):
-    assert_mended(rule, topic, holds, fails, why)
-
-
-@pytest.mark.parametrize("rule, topic, moment, why", JUDGED)
-def test_judged_rules(rule, topic, moment, why):
-    assert findings(moment, topic).get(rule) == "needs_judgment", why
