@@ -58,14 +58,17 @@ def test_not_needs_the_slots_it_reads_bound():
 
 def test_a_group_pattern_in_one_palace():
     """凶格 in a palace is one of its members there, witnessed by the member's walk through the palace
-    (1971-01-18 04:52: 三奇入墓 in 乾六, 格 in 坎一, none in 艮八)."""
+    (1971-01-18 04:52: 三奇入墓 in 乾六, 格 in 坎一, and in 艮八 only the whole-plate 伏吟)."""
     r, chart = reader(), build_chart(datetime.fromisoformat("1971-01-18T04:52:00+08:00"))
     here = "some(宮, all(eq(宮, Palace.{}), pattern_here(Pattern.凶格)))"
     got = r.test(chart, here.format("乾六"), system="qimen")
     assert got["holds"] and [n for n in _names(got["walks"][1]) if isinstance(n, str)] == ["乾六", "丙", "三奇入墓", "凶格"]
     assert [n for n in _names(r.test(chart, here.format("坎一"), system="qimen")["walks"][1])
             if isinstance(n, str)] == ["坎一", "庚", "格", "凶格"]
-    assert not r.test(chart, here.format("艮八"), system="qimen")["holds"]
+    # audit 2026-12-02 (test_audit3_pat_r3): this chart is a whole-plate 伏吟 (天蓬 in 坎一), which now holds in
+    # every palace, so 艮八 has a 凶格 too, witnessed by 天蓬 in 坎一 (it was "none in 艮八" before)
+    got = r.test(chart, here.format("艮八"), system="qimen")
+    assert got["holds"] and [n for n in _names(got["walks"][1]) if isinstance(n, str)] == ["坎一", "天蓬", "伏吟", "凶格"]
 
 
 def test_a_liuren_season_is_the_months_three_month_season():

@@ -13,8 +13,11 @@ from leishen.loaders.conditions import ConditionError
 from leishen.readings import reader
 from leishen.readings.read import Reader
 
-# 天任 in 艮八; 三奇入墓 in 乾六, 格 and the gate 伏吟 in 坎一, 六儀擊刑 in 巽四: no 凶格 in 天任's palace
+# 天任 in 艮八; 三奇入墓 in 乾六, 格 in 坎一, 六儀擊刑 in 巽四; and a whole-plate 伏吟 (天蓬 and 休門 at home)
 APART = "1971-01-18T04:52:00+08:00"
+# audit 2026-12-02 (test_audit3_pat_r3): 伏吟/反吟 name no palace now (the rings turn as one), so APART has a 凶格
+# in 天任's palace; this chart has 凶格 (門迫 格 悖格) but none in 天任's palace, and no 伏吟/反吟
+ELSEWHERE = "2076-06-26T03:15:00+08:00"
 # 天任 in 艮八; 羅網 (the hour stem 壬 or 癸: it names no palace) holds in every palace
 EVERYWHERE = "1977-07-24T23:57:00+08:00"
 TIANREN_XIONGGE = "facts/003/t_terrain_numbers.csv#12"  # 天任 相逢凶格擬墳墩 (003:111)
@@ -46,12 +49,14 @@ def test_a_case_that_names_no_palace_holds_in_every_palace():
 
 
 def test_xiongge_with_tianren_is_the_xiongge_of_its_palace():
-    """相逢凶格擬墳墩 (003:111): 天任 meets the bad pattern in its own palace. In APART the chart has 凶格
-    (三奇入墓 格 六儀擊刑 伏吟) but none in 艮八, where 天任 stands (the rule held there before)."""
+    """相逢凶格擬墳墩 (003:111): 天任 meets the bad pattern in its own palace. In ELSEWHERE the chart has 凶格
+    (門迫 格 悖格) but none in 天任's palace (the rule held there before); in APART the whole-plate 伏吟 reaches
+    艮八, where 天任 stands (before 2026-12-02 伏吟 was read only in 天蓬's palace)."""
     def found(moment):
         reading = reader().read(_chart(moment), topic="地理")
         return [f for f in reading["findings"] if f["rule"]["fact"] == TIANREN_XIONGGE]
-    assert found(APART) == []
+    assert found(ELSEWHERE) == []
+    assert [f["id"].rsplit("@", 1)[1] for f in found(APART)] == ["Palace:p8"]
     [finding] = found(EVERYWHERE)
     assert finding["id"].endswith("@Palace:p8") and finding["bindings"] == {"宮": "Palace:p8", "時干": "Stem:ren"}
     steps = [h["node"]["name"] if "node" in h else (h["rel"], h["chart"], h["src"]) for h in finding["path"]]
