@@ -11,12 +11,14 @@ Findings are assembled from the shared, read-only pieces of :mod:`leishen.readin
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from itertools import count
 
 from leishen.loaders.records import Fact
 from leishen.readings.walks import (Piece, Pieces, chain_walk, fact_hop, graph_walk, meaning,  # noqa: F401
                                     node_json, witness_walk)
 
+POLARITY_MARKS = ("吉", "凶", "平", "混")
 FINDING_LIMIT = 30_000  # findings kept per generation (two generations: about 90 MB at most)
 
 
@@ -182,6 +184,10 @@ class Made:
     def pattern(self, pattern: str, results: list, ctx, concepts: dict) -> tuple[list, list]:
         """(the findings of a pattern that holds, its walks [path, *evidence]) from the results
         ``(rule, ok, witnesses, where)`` of its case's REQUIRES rules."""
+        return self.pattern_found(pattern, results, ctx, concepts)[0]
+
+    def pattern_found(self, pattern: str, results: list, ctx, concepts: dict) -> tuple:
+        """:meth:`pattern` and the pieces of the walks, registered for this reading (:meth:`register`)."""
         req, system = self.r.facts[results[0][0].fact], results[0][0].system
         concept = concepts.get(req.object)
         keys = [self._keys(ws) for _, _, ws, _ in results]
@@ -192,10 +198,14 @@ class Made:
             found = self._pattern_made(pattern, results, keys, ctx, concepts)
             if all(None not in ks for ks in keys):
                 self.store[key] = found
-        made, walk_pieces = found
-        for piece in walk_pieces:  # a rule with pattern(P) keys its walks by their pieces
-            self._reading.walks[id(piece.walk)] = piece
-        return made
+        self.register(found[1])
+        return found
+
+    def register(self, walk_pieces: list) -> None:
+        """Make a pattern's walks this reading's: a rule with pattern(P) keys its walks by their pieces."""
+        walks = self._reading.walks
+        for piece in walk_pieces:
+            walks[id(piece.walk)] = piece
 
     def _pattern_made(self, pattern: str, results: list, keys: list, ctx, concepts: dict) -> tuple:
         """((the pattern's findings, its walks), the walks' pieces): the walk from a chart slot to the
@@ -232,3 +242,23 @@ class Made:
                                bindings=bindings, path=full, evidence=evidence, meaning=p.meaning(full[-1]),
                                src=src, variant=(m or req).variant, options=options))
         return out
+
+
+def with_options(findings: list[dict], b) -> list[dict]:
+    """The lore findings (kept and shared whatever the options) with the school options of their system in this
+    chart, as a rule's finding has them."""
+    options = b.options
+    return [{**f, "options": options[f["system"]]} if options.get(f["system"]) else f for f in findings]
+
+
+def tally(findings: list[dict]) -> dict:
+    """Per topic (None = the general reading): how many findings of each polarity."""
+    counted = Counter([(f["topic"] or "general", f["polarity"]) for f in findings])
+    out: dict = {}
+    for (topic, polarity), n in counted.items():  # topics in the order of their first finding
+        row = out.get(topic)
+        if row is None:
+            row = out[topic] = dict.fromkeys(POLARITY_MARKS, 0)
+        if polarity in row:
+            row[polarity] += n
+    return out

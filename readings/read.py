@@ -22,15 +22,15 @@ from leishen.readings.bindings import Lexicon, chart_bindings, chart_names
 from leishen.readings.evaluate import Context, chart_decides, compile_condition, need_every
 from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates, present_pairs
 from leishen.readings.answers import Hops, Lazy, check_params
-from leishen.readings.findings import Made, witness_walk
+from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
 from leishen.readings.lore_cache import lore_store
+from leishen.readings.outcomes import Recall
 from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
 from leishen.readings.trail import chart_trail
 
-POLARITY_MARKS = ("吉", "凶", "平", "混")
 MEMO_LIMIT = 50_000  # graph predicate results kept (about 50 MB); emptied past it, between readings
 
 
@@ -42,7 +42,8 @@ class Reader(Topics, Selecting):
     Neo4j reading asks the server. *variants* also reads the rows the tables keep as variants of the text
     (原本作, 沈本作, typo …); by default a reading follows the regular rows only."""
 
-    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None, variants: bool = False):
+    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None, variants: bool = False,
+                 recall: bool = True):
         if backend is None:
             from leishen.backends import get_backend
             backend = get_backend("networkx")
@@ -96,6 +97,7 @@ class Reader(Topics, Selecting):
         self._pairs: dict = {}  # an instance's own index pairs, by its (shared) local dict
         self._pool = None  # the worker threads that ask a server the relation queries (_ask_relations)
         self._pool_lock = threading.Lock()
+        self.recall = Recall(self) if recall else None  # outcomes recalled by what they read (with the cache)
 
     def _derived_pairs(self, functional: dict) -> dict:
         """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
@@ -187,6 +189,8 @@ class Reader(Topics, Selecting):
             self._memo.clear()
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx = self._context(b, topic_id)
+        if only is None and self.cache and self.recall is not None:
+            return self._recalled(chart, b, ctx, topic_id, lore, trail)
         if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
             key = frozenset(only)
             if key not in self._chosen:
@@ -227,6 +231,24 @@ class Reader(Topics, Selecting):
             among, rows = early_rows.result() if early_rows else self._relations(b, topic_id)
             findings += with_options(lore_findings(self, b, answers, lore) + relation_findings(self, b, among)
                                      + shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows), b)
+        return self._reading(chart, b, topic_id, findings, counts, trail)
+
+    def _recalled(self, chart: dict, b, ctx: Context, topic_id, lore: bool, trail: bool) -> dict:
+        """:meth:`read` with the cache on: the patterns and rules by :class:`Recall` (each outcome recalled
+        under the chart values its rule reads, or evaluated), then the lore."""
+        answers = Lazy(self)
+        findings, _, tried, recalled = self.recall.read(ctx, answers)
+        in_scope = len(self._scope(ctx)[0])
+        counts = {"rules_in_scope": in_scope, "rules_tried": tried, "rules_recalled": recalled, "checks": 0,
+                  "out_of_scope": len(self.rules) - in_scope}
+        if lore:
+            among, rows = self._relations(b, topic_id)
+            findings += with_options(lore_findings(self, b, answers, lore_checks(self, b)) + relation_findings(self, b, among)
+                                     + shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows), b)
+        return self._reading(chart, b, topic_id, findings, counts, trail)
+
+    def _reading(self, chart: dict, b, topic_id, findings: list, counts: dict, trail: bool) -> dict:
+        """The reading's JSON from its findings."""
         counts["findings"] = len(findings)
         return {"moment": chart.get("moment"), "pillars": chart.get("pillars"), "systems": list(b.systems),
                 "topic": self.props[topic_id]["name"] if topic_id not in (None, ALL_TOPICS) else topic_id,
@@ -369,28 +391,6 @@ class Reader(Topics, Selecting):
                 found, held[(rules[0].system, pattern)] = self.made.pattern(pattern, results, ctx, concepts)
                 findings += found
         return findings, held
-
-
-def with_options(findings: list[dict], b) -> list[dict]:
-    """The lore findings (kept and shared whatever the options) with the school options of their system in this
-    chart, as a rule's finding has them."""
-    options = b.options
-    return [{**f, "options": options[f["system"]]} if options.get(f["system"]) else f for f in findings]
-
-
-def tally(findings: list[dict]) -> dict:
-    """Per topic (None = the general reading): how many findings of each polarity."""
-    counted: dict = defaultdict(int)
-    for f in findings:
-        counted[(f["topic"] or "general", f["polarity"])] += 1
-    out: dict = {}
-    for (topic, polarity), n in counted.items():  # topics in the order of their first finding
-        row = out.get(topic)
-        if row is None:
-            row = out[topic] = dict.fromkeys(POLARITY_MARKS, 0)
-        if polarity in row:
-            row[polarity] += n
-    return out
 
 
 __all__ = ["Reader", "TopicError", "tally"]

@@ -1,0 +1,340 @@
+"""Recalled outcomes: a rule's finding is a function of the chart values its condition reads, so a reader
+with the cache on keeps each rule's outcome under those values and recalls it when a later chart has them.
+
+What a condition reads is found from its compiled tree (:func:`reads_of`), as *atoms*:
+
+* ``("slot", name, path)``: a chart-level slot after its suffixes (its chain of chart hops);
+* ``("local", scope, name, path)``: a local slot in every instance of a scope (宮 天, 位 將 …);
+* ``("inst", scope)``: which instances a scope has (their keys);
+* ``("below",)``: the Liu Ren plate (``over``);
+* ``("pattern", system, P)``: the outcome of pattern P (its walks), decided before the other rules.
+
+The rules of a reading scope (the systems, the topics, the school options) that read the same atoms form a
+*group*: one lookup per group and chart, under the atoms' values, gives the findings of all its rules. A
+group seen with other values is evaluated (every rule of it, unpruned: the rule index never changes a
+result) and kept. The patterns are groups of their own (every case of one pattern). A finding is recalled
+only where it would be found again: ``tests/readings/test_outcomes.py`` reads random charts with and
+without recall and compares the readings.
+"""
+
+from __future__ import annotations
+
+import threading
+from operator import itemgetter
+
+from leishen.loaders.conditions import Slot
+from leishen.readings.evaluate import All, Any, Not, Ranging, Remembered
+from leishen.readings.graph_leaf import Graph
+from leishen.readings.pattern_here import PatternHereLeaf
+from leishen.readings.predicates import Arg, ChartLeaf, PatternLeaf, TopicLeaf
+
+AT_SCOPES = ("傳", "宮", "位")  # where ``at`` finds the instance a slot names
+LIMIT = 400_000  # outcomes kept in all, about 100 MB (then every group forgets, with the values' numbers)
+
+
+class Unread(Exception):
+    """A node whose reads are not known: its rule is evaluated in every reading."""
+
+
+def reads_of(node, locals_of: dict, cases_of, stack: tuple = (), out: dict | None = None) -> dict:
+    """atom → a compiled :class:`Arg` that reads it (None for atoms that are not one slot): everything
+    the evaluation of *node* can read of a chart (over-approximated: a slot that may be read is an atom).
+    *cases_of(system, P)* gives the REQUIRES trees of P's cases (``pattern_here`` reads them)."""
+    out = {} if out is None else out
+    if isinstance(node, (All, Any)):
+        for sub in node.subs:
+            reads_of(sub, locals_of, cases_of, stack, out)
+    elif isinstance(node, (Not, Remembered)):
+        reads_of(node.sub if isinstance(node, Not) else node.node, locals_of, cases_of, stack, out)
+    elif isinstance(node, Ranging):
+        _ranging_reads(node, locals_of, cases_of, stack, out)
+    elif isinstance(node, Graph):
+        for a in node.inputs:
+            _arg_reads(a, locals_of, stack, out)
+    elif isinstance(node, ChartLeaf):
+        for a in (node.first, node.second):
+            if a is not None:
+                _arg_reads(a, locals_of, stack, out)
+        if node.pred == "void":
+            for name in node.voids:
+                _arg_reads(_slot_arg(name, node.first), locals_of, (), out)
+        elif node.pred == "over":  # the earth under the first argument's value
+            _arg_reads(node.first, locals_of, stack, out, kind="below")
+            for name in ("寄宮", "日干"):
+                _arg_reads(_slot_arg(name, node.first), locals_of, (), out)
+    elif isinstance(node, PatternHereLeaf):
+        out[("pattern", node.system, node.id)] = None
+        _arg_reads(_slot_arg("宮", None), locals_of, stack, out)
+        for tree in cases_of(node.system, node.id):
+            reads_of(tree, locals_of, cases_of, (), out)
+    elif isinstance(node, PatternLeaf):
+        out[("pattern", node.system, node.id)] = None
+        if node.system in (None, "liuren"):
+            _arg_reads(_slot_arg("課體", None), locals_of, (), out)
+    elif not isinstance(node, TopicLeaf):  # (the topic is part of the reading scope)
+        raise Unread(type(node).__name__)
+    return out
+
+
+def _ranging_reads(node: Ranging, locals_of: dict, cases_of, stack: tuple, out: dict) -> None:
+    if node.scope is not None:
+        out[("inst", node.scope)] = None
+        inner = (node.scope,)
+    else:  # at: the head slot names an instance of 傳, 宮 or 位 (a stem: by its 寄宮)
+        _arg_reads(node.head[1], locals_of, stack, out)
+        _arg_reads(_slot_arg("寄宮", None), locals_of, (), out)
+        for scope in AT_SCOPES:
+            out[("inst", scope)] = None
+        inner = AT_SCOPES
+    reads_of(node.body, locals_of, cases_of, (*stack, inner), out)
+
+
+def _slot_arg(name: str, like: Arg | None) -> Arg:
+    """A compiled argument for the chart slot *name*."""
+    arg = Arg.__new__(Arg)
+    arg.slot, arg.sym, arg.local, arg.name, arg.path = Slot(name), None, name, name, ()
+    return arg
+
+
+def _arg_reads(a: Arg, locals_of: dict, stack: tuple, out: dict, kind: str = "") -> None:
+    """The atoms a slot argument reads: the chart-level slot (an instance's local falls back to it) and
+    the local in every enclosing scope that has one of its name; ``上`` of a stem also reads 寄宮 and 日干.
+    *kind* ``below``: the earth position under its value instead (``over``)."""
+    if a.slot is None:
+        return
+    path = tuple(a.path)
+    out.setdefault((kind or "slot", a.name, path), a)
+    for level in stack:
+        for ref in level:
+            if a.local in locals_of.get(ref, ()):
+                out.setdefault(("local" + kind, ref, a.local, a.name, path), a)
+    if "上" in path:
+        for name in ("寄宮", "日干"):
+            out.setdefault(("slot", name, ()), _slot_arg(name, None))
+
+
+def atom_value(atom: tuple, arg: Arg | None, b):
+    """The value of a chart atom in bindings *b* (chains of chart hops, instance keys, the plate)."""
+    kind = atom[0]
+    if kind == "slot":
+        bound = arg.bound({}, b)
+        return None if bound is None else bound.chain
+    if kind == "below":
+        bound = arg.bound({}, b)
+        return None if bound is None else b.below.get(bound.value)
+    if kind == "inst":
+        return tuple([key for key, _ in _instances(atom[1], b)])
+    chains = []
+    for _, local in _instances(atom[1], b):
+        bound = arg.bound(local, b)
+        if kind == "localbelow":
+            chains.append(None if bound is None else b.below.get(bound.value))
+        else:
+            chains.append(None if bound is None else bound.chain)
+    return tuple(chains)
+
+
+def _instances(scope: str, b) -> list:
+    """The instances of a scope."""
+    return b.scopes.get(scope, ())
+
+
+class Group:
+    """Rules of one reading scope that read the same atoms, and their outcomes by the atoms' values:
+    ``(order, finding)`` of each rule that held (REQUIRES groups: the pattern's result)."""
+
+    __slots__ = ("atoms", "get", "rules", "kept")
+
+    def __init__(self, atoms: tuple, numbers: dict, rules: list):
+        self.atoms, self.rules, self.kept = atoms, rules, {}
+        index = [numbers[a] for a in atoms]
+        self.get = itemgetter(*index) if index else (lambda values: ())
+
+
+class Recall:
+    """The atoms and groups of a reader's rules, per reading scope, and the numbers of the values seen."""
+
+    def __init__(self, reader):
+        self.r = reader
+        self.locals_of = {name: set(sdef["locals"]) for name, sdef in reader.vocab.scopes.items()}
+        self.concept_slot = {cid: name for name, cid in reader.slot_concept_ids.items()}
+        self._reads: dict = {}  # rule fact → its atoms (None: unread)
+        self.scopes: dict = {}  # reading scope → (atoms, {atom: number}, pattern groups, rule groups, unread rules)
+        self.values: dict = {}  # a value seen → its number
+        self.size = 0
+        self._lock = threading.Lock()  # readings made at once on one reader recall one at a time
+
+    def rule_reads(self, rule) -> dict | None:
+        """The atoms a rule's outcome depends on: its condition's, and the slot a Concept its fact names
+        stands for (the finding's path may start there)."""
+        found = self._reads.get(rule.fact, False)
+        if found is False:
+            try:
+                found = reads_of(self.r.compiled[rule.fact], self.locals_of, self._cases_of)
+            except Unread:
+                found = None
+            if found is not None:
+                fact = self.r.facts[rule.fact]
+                for end in (fact.subject, fact.object):
+                    if end in self.concept_slot:
+                        found.setdefault(("slot", self.concept_slot[end], ()), _slot_arg(self.concept_slot[end], None))
+            self._reads[rule.fact] = found
+        return found
+
+    def _cases_of(self, system: str, pattern: str) -> list:
+        return [self.r.compiled[r.fact] for (p, _), rules in self.r.cases.items() if p == pattern
+                for r in rules if r.system == system]
+
+    def forget(self) -> None:
+        """Forget every outcome and value number (past LIMIT outcomes)."""
+        for scope in self.scopes.values():
+            for group in (*(p[0] for p in scope[2]), *scope[3]):
+                group.kept.clear()
+        self.values.clear()
+        self.size = 0
+
+    # ---- a reading's scope ----------------------------------------------------------------------
+    def _scope(self, b, ctx) -> tuple:
+        """(chart atoms with their args and numbers, pattern groups, rule groups, unread rules) of a reading
+        scope: the systems, the topic asked and those it covers, the school options (kept per scope)."""
+        key = (b.systems, ctx.topic, ctx.topics, repr(b.options))
+        found = self.scopes.get(key)
+        if found is None:
+            found = self.scopes[key] = self._make_scope(b.systems, ctx.topics)
+        return found
+
+    def _make_scope(self, systems: tuple, topics: frozenset) -> tuple:
+        facts, cases, _ = self.r._scope_of(systems, topics)
+        atoms: dict = {}  # atom → its arg (chart atoms) or None (pattern atoms), in first-use order
+        by_pattern: dict = {}  # (system, pattern) → [(position, rules)], in the order the reading tries them
+        for position, (pattern, rules, _) in enumerate(cases):
+            by_pattern.setdefault((rules[0].system, pattern), []).append((position, rules))
+        pattern_groups, unread = [], []
+        for (system, pattern), its_cases in by_pattern.items():
+            reads: dict | None = {}
+            for _, rules in its_cases:
+                for rule in rules:
+                    got = self.rule_reads(rule)
+                    reads = None if reads is None or got is None else {**reads, **got}
+            if reads is not None:  # (in the patterns' phase no pattern is found yet: pattern(Q) reads none)
+                reads = {a: arg for a, arg in reads.items() if a[0] != "pattern"}
+            pattern_groups.append((system, pattern, its_cases, reads))
+        grouped: dict = {}
+        unknown = {("pattern", system, pattern) for system, pattern, _, reads in pattern_groups if reads is None}
+        for order, rule in enumerate(self.r.others):
+            if rule.fact not in facts:
+                continue
+            reads = self.rule_reads(rule)
+            if reads is None or not unknown.isdisjoint(reads):  # (a pattern never recalled: nor is the rule)
+                unread.append((order, rule))
+            else:
+                grouped.setdefault(frozenset(reads), []).append((order, rule, reads))
+        for reads in [g[3] for g in pattern_groups if g[3]] + [r for rules in grouped.values() for *_, r in rules]:
+            for atom, arg in reads.items():
+                atoms.setdefault(atom, arg)
+        for system, pattern, _, _ in pattern_groups:
+            atoms.setdefault(("pattern", system, pattern), None)
+        numbers = {atom: i for i, atom in enumerate(atoms)}
+        chart_atoms = [(i, atom, atoms[atom]) for atom, i in numbers.items() if atom[0] != "pattern"]
+        patterns = [(Group(tuple(sorted(reads, key=numbers.get)), numbers, its_cases) if reads is not None
+                     else Group(None, numbers, its_cases), system, pattern, numbers[("pattern", system, pattern)])
+                    for system, pattern, its_cases, reads in pattern_groups]
+        rule_groups = [Group(tuple(sorted(atoms_of, key=numbers.get)), numbers, [(o, r) for o, r, _ in rules])
+                       for atoms_of, rules in grouped.items()]
+        return chart_atoms, len(numbers), patterns, rule_groups, unread
+
+    def _numbered(self, value) -> int:
+        values = self.values
+        n = values.get(value)
+        if n is None:
+            n = values[value] = len(values)
+        return n
+
+    # ---- a reading ------------------------------------------------------------------------------
+    def read(self, ctx, answers) -> tuple[list, dict, int, int]:
+        """(the findings of the patterns and rules, in the order a reading finds them; the patterns that hold;
+        how many rules were evaluated; how many outcomes recalled): each group's outcome recalled under the values of its atoms, or
+        evaluated and kept. One reading at a time (the numbers of the values are shared)."""
+        with self._lock:
+            if self.size > LIMIT:
+                self.forget()
+            return self._read(ctx, answers)
+
+    def _read(self, ctx, answers) -> tuple[list, dict, int, int]:
+        b, r = ctx.bindings, self.r
+        chart_atoms, width, patterns, rule_groups, unread = self._scope(b, ctx)
+        values = [None] * width
+        numbered = self._numbered
+        for i, atom, arg in chart_atoms:
+            values[i] = numbered(atom_value(atom, arg, b))
+        concepts = r._slot_concepts(ctx)
+        found, held, tried, recalled = [], {}, 0, 0
+        for group, system, pattern, index in patterns:
+            key = group.get(values) if group.atoms is not None else None
+            got = group.kept.get(key) if key is not None else None
+            if got is None:
+                got, n = self._pattern(pattern, group.rules, ctx, answers, concepts)
+                tried += n
+                if key is not None:
+                    group.kept[key] = got
+                    self.size += 1
+            else:
+                recalled += 1
+            if got:
+                position, made, walks, pieces = got
+                found.append((position, made))
+                held[(system, pattern)] = walks
+                r.made.register(pieces)
+                values[index] = numbered(("pattern", id(group), key, position))
+        findings = [f for _, made in sorted(found, key=_first) for f in made]
+        ctx = _with_patterns(ctx, held)
+        rules = []
+        for group in rule_groups:
+            key = group.get(values)
+            got = group.kept.get(key)
+            if got is None:
+                got = self._rules(group.rules, ctx, answers, concepts)
+                tried += len(group.rules)
+                group.kept[key] = got
+                self.size += 1
+            else:
+                recalled += len(group.rules)
+            rules += got
+        rules += self._rules(unread, ctx, answers, concepts)
+        rules.sort(key=_first)
+        return findings + [f for _, f in rules], held, tried + len(unread), recalled
+
+    def _pattern(self, pattern: str, cases: list, ctx, answers, concepts: dict) -> tuple:
+        """((position of the case that held, its findings, walks, walk pieces) or (), rules evaluated):
+        the first case of the pattern whose every REQUIRES rule holds."""
+        compiled, tried = self.r.compiled, 0
+        for position, rules in cases:
+            results = []
+            for rule in rules:
+                tried += 1
+                ok, wits, where = compiled[rule.fact].ev({}, ctx, answers)
+                if not ok:
+                    break
+                results.append((rule, ok, wits, where))
+            else:
+                (made, walks), pieces = self.r.made.pattern_found(pattern, results, ctx, concepts)
+                return (position, made, walks, pieces), tried
+        return (), tried
+
+    def _rules(self, rules: list, ctx, answers, concepts: dict) -> tuple:
+        """(order, finding) of each rule of *rules* that holds."""
+        compiled, made, out = self.r.compiled, self.r.made, []
+        for order, rule in rules:
+            ok, wits, where = compiled[rule.fact].ev({}, ctx, answers)
+            if ok:
+                out.append((order, made.rule(rule, wits, where, ctx, concepts)))
+        return tuple(out)
+
+
+def _first(item):
+    return item[0]
+
+
+def _with_patterns(ctx, held: dict):
+    from dataclasses import replace
+    return replace(ctx, patterns=held, undecided=frozenset())
