@@ -278,7 +278,8 @@ def bench_readings(count: int) -> list[dict]:
     steady = [build_chart(m) for m in random_moments(count, 17)]
     rows.append(row(names[6], _median_time(lambda c: readings.read(c, topic="*"), steady), None, "—", "faster",
                     "≤ 2 ms", f"median of {count} more random charts, read after {3 * count} readings of every topic "
-                    "(what the reader keeps of node ids — answers, graph results, findings — is warm, as in a service)"))
+                    "(what the reader keeps — answers, graph results, findings, the outcomes it recalls by the chart values "
+                    "each rule reads — is warm, as in a service)"))
     start = datetime(2025, 1, 1, tzinfo=SHANGHAI)
     t0 = time.perf_counter()
     hits = sum(1 for _ in readings.find("斫輪", start, start + timedelta(hours=8759)))

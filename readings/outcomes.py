@@ -162,6 +162,7 @@ class Recall:
         self.scopes: dict = {}  # reading scope → (atoms, {atom: number}, pattern groups, rule groups, unread rules)
         self.values: dict = {}  # a value seen → its number
         self.size = 0
+        self.evaluated = self.recalled = 0  # rules evaluated, outcomes recalled, by this reader so far
         self._lock = threading.Lock()  # readings made at once on one reader recall one at a time
 
     def rule_reads(self, rule) -> dict | None:
@@ -302,6 +303,8 @@ class Recall:
             rules += got
         rules += self._rules(unread, ctx, answers, concepts)
         rules.sort(key=_first)
+        self.evaluated += tried + len(unread)
+        self.recalled += recalled
         return findings + [f for _, f in rules], held, tried + len(unread), recalled
 
     def _pattern(self, pattern: str, cases: list, ctx, answers, concepts: dict) -> tuple:

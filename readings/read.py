@@ -237,10 +237,9 @@ class Reader(Topics, Selecting):
         """:meth:`read` with the cache on: the patterns and rules by :class:`Recall` (each outcome recalled
         under the chart values its rule reads, or evaluated), then the lore."""
         answers = Lazy(self)
-        findings, _, tried, recalled = self.recall.read(ctx, answers)
-        in_scope = len(self._scope(ctx)[0])
-        counts = {"rules_in_scope": in_scope, "rules_tried": tried, "rules_recalled": recalled, "checks": 0,
-                  "out_of_scope": len(self.rules) - in_scope}
+        findings = self.recall.read(ctx, answers)[0]
+        in_scope = len(self._scope(ctx)[0])  # (each decided, evaluated or recalled: the counts never show which)
+        counts = {"rules_in_scope": in_scope, "rules_tried": in_scope, "checks": 0, "out_of_scope": len(self.rules) - in_scope}
         if lore:
             among, rows = self._relations(b, topic_id)
             findings += with_options(lore_findings(self, b, answers, lore_checks(self, b)) + relation_findings(self, b, among)
