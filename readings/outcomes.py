@@ -4,9 +4,9 @@ with the cache on keeps each rule's outcome under those values and recalls it wh
 What a condition reads is found from its compiled tree (:func:`reads_of`), as *atoms*:
 
 * ``("slot", name, path)``: a chart-level slot after its suffixes (its chain of chart hops);
-* ``("local", scope, name, path)``: a local slot in every instance of a scope (宮 天, 位 將 …);
+* ``("local", scope, local, name, path)``: a local slot in every instance of a scope (宮 天, 位 將 …);
 * ``("inst", scope)``: which instances a scope has (their keys);
-* ``("below",)``: the Liu Ren plate (``over``);
+* ``("below", …)`` / ``("localbelow", …)``: the earth position under a slot's value (``over``);
 * ``("pattern", system, P)``: the outcome of pattern P (its walks), decided before the other rules.
 
 The rules of a reading scope (the systems, the topics, the school options) that read the same atoms form a
@@ -20,6 +20,7 @@ without recall and compares the readings.
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from operator import itemgetter
 
 from leishen.loaders.conditions import Slot
@@ -29,6 +30,7 @@ from leishen.readings.pattern_here import PatternHereLeaf
 from leishen.readings.predicates import Arg, ChartLeaf, PatternLeaf, TopicLeaf
 
 AT_SCOPES = ("傳", "宮", "位")  # where ``at`` finds the instance a slot names
+_first = itemgetter(0)
 LIMIT = 400_000  # outcomes kept in all, about 100 MB (then every group forgets, with the values' numbers)
 
 
@@ -57,20 +59,20 @@ def reads_of(node, locals_of: dict, cases_of, stack: tuple = (), out: dict | Non
                 _arg_reads(a, locals_of, stack, out)
         if node.pred == "void":
             for name in node.voids:
-                _arg_reads(_slot_arg(name, node.first), locals_of, (), out)
+                _arg_reads(_slot_arg(name), locals_of, (), out)
         elif node.pred == "over":  # the earth under the first argument's value
             _arg_reads(node.first, locals_of, stack, out, kind="below")
             for name in ("寄宮", "日干"):
-                _arg_reads(_slot_arg(name, node.first), locals_of, (), out)
+                _arg_reads(_slot_arg(name), locals_of, (), out)
     elif isinstance(node, PatternHereLeaf):
         out[("pattern", node.system, node.id)] = None
-        _arg_reads(_slot_arg("宮", None), locals_of, stack, out)
+        _arg_reads(_slot_arg("宮"), locals_of, stack, out)
         for tree in cases_of(node.system, node.id):
             reads_of(tree, locals_of, cases_of, (), out)
     elif isinstance(node, PatternLeaf):
         out[("pattern", node.system, node.id)] = None
         if node.system in (None, "liuren"):
-            _arg_reads(_slot_arg("課體", None), locals_of, (), out)
+            _arg_reads(_slot_arg("課體"), locals_of, (), out)
     elif not isinstance(node, TopicLeaf):  # (the topic is part of the reading scope)
         raise Unread(type(node).__name__)
     return out
@@ -82,14 +84,14 @@ def _ranging_reads(node: Ranging, locals_of: dict, cases_of, stack: tuple, out: 
         inner = (node.scope,)
     else:  # at: the head slot names an instance of 傳, 宮 or 位 (a stem: by its 寄宮)
         _arg_reads(node.head[1], locals_of, stack, out)
-        _arg_reads(_slot_arg("寄宮", None), locals_of, (), out)
+        _arg_reads(_slot_arg("寄宮"), locals_of, (), out)
         for scope in AT_SCOPES:
             out[("inst", scope)] = None
         inner = AT_SCOPES
     reads_of(node.body, locals_of, cases_of, (*stack, inner), out)
 
 
-def _slot_arg(name: str, like: Arg | None) -> Arg:
+def _slot_arg(name: str) -> Arg:
     """A compiled argument for the chart slot *name*."""
     arg = Arg.__new__(Arg)
     arg.slot, arg.sym, arg.local, arg.name, arg.path = Slot(name), None, name, name, ()
@@ -110,7 +112,7 @@ def _arg_reads(a: Arg, locals_of: dict, stack: tuple, out: dict, kind: str = "")
                 out.setdefault(("local" + kind, ref, a.local, a.name, path), a)
     if "上" in path:
         for name in ("寄宮", "日干"):
-            out.setdefault(("slot", name, ()), _slot_arg(name, None))
+            out.setdefault(("slot", name, ()), _slot_arg(name))
 
 
 def atom_value(atom: tuple, arg: Arg | None, b):
@@ -123,9 +125,9 @@ def atom_value(atom: tuple, arg: Arg | None, b):
         bound = arg.bound({}, b)
         return None if bound is None else b.below.get(bound.value)
     if kind == "inst":
-        return tuple([key for key, _ in _instances(atom[1], b)])
+        return tuple([key for key, _ in b.scopes.get(atom[1], ())])
     chains = []
-    for _, local in _instances(atom[1], b):
+    for _, local in b.scopes.get(atom[1], ()):
         bound = arg.bound(local, b)
         if kind == "localbelow":
             chains.append(None if bound is None else b.below.get(bound.value))
@@ -134,20 +136,16 @@ def atom_value(atom: tuple, arg: Arg | None, b):
     return tuple(chains)
 
 
-def _instances(scope: str, b) -> list:
-    """The instances of a scope."""
-    return b.scopes.get(scope, ())
-
-
 class Group:
     """Rules of one reading scope that read the same atoms, and their outcomes by the atoms' values:
     ``(order, finding)`` of each rule that held (REQUIRES groups: the pattern's result)."""
 
     __slots__ = ("atoms", "get", "rules", "kept")
 
-    def __init__(self, atoms: tuple, numbers: dict, rules: list):
+    def __init__(self, atoms: tuple | None, numbers: dict, rules: list):
+        """*atoms* None: what the rules read is not known (never recalled)."""
         self.atoms, self.rules, self.kept = atoms, rules, {}
-        index = [numbers[a] for a in atoms]
+        index = [numbers[a] for a in atoms or ()]
         self.get = itemgetter(*index) if index else (lambda values: ())
 
 
@@ -156,10 +154,10 @@ class Recall:
 
     def __init__(self, reader):
         self.r = reader
-        self.locals_of = {name: set(sdef["locals"]) for name, sdef in reader.vocab.scopes.items()}
+        self.locals_of = reader.locals_of
         self.concept_slot = {cid: name for name, cid in reader.slot_concept_ids.items()}
         self._reads: dict = {}  # rule fact → its atoms (None: unread)
-        self.scopes: dict = {}  # reading scope → (atoms, {atom: number}, pattern groups, rule groups, unread rules)
+        self.scopes: dict = {}  # reading scope → what _make_scope makes
         self.values: dict = {}  # a value seen → its number
         self.size = 0
         self.evaluated = self.recalled = 0  # rules evaluated, outcomes recalled, by this reader so far
@@ -178,7 +176,7 @@ class Recall:
                 fact = self.r.facts[rule.fact]
                 for end in (fact.subject, fact.object):
                     if end in self.concept_slot:
-                        found.setdefault(("slot", self.concept_slot[end], ()), _slot_arg(self.concept_slot[end], None))
+                        found.setdefault(("slot", self.concept_slot[end], ()), _slot_arg(self.concept_slot[end]))
             self._reads[rule.fact] = found
         return found
 
@@ -196,8 +194,8 @@ class Recall:
 
     # ---- a reading's scope ----------------------------------------------------------------------
     def _scope(self, b, ctx) -> tuple:
-        """(chart atoms with their args and numbers, pattern groups, rule groups, unread rules) of a reading
-        scope: the systems, the topic asked and those it covers, the school options (kept per scope)."""
+        """What :meth:`_make_scope` makes for a reading scope: the systems, the topic asked and those it covers,
+        the school options (kept per scope)."""
         key = (b.systems, ctx.topic, ctx.topics, repr(b.options))
         found = self.scopes.get(key)
         if found is None:
@@ -205,6 +203,8 @@ class Recall:
         return found
 
     def _make_scope(self, systems: tuple, topics: frozenset) -> tuple:
+        """(the chart atoms: (number, atom, its arg); how many atoms; the pattern groups: (group, system, pattern,
+        the number of its atom); the rule groups; the rules whose reads are not known: (order, rule))."""
         facts, cases, _ = self.r._scope_of(systems, topics)
         atoms: dict = {}  # atom → its arg (chart atoms) or None (pattern atoms), in first-use order
         by_pattern: dict = {}  # (system, pattern) → [(position, rules)], in the order the reading tries them
@@ -252,16 +252,16 @@ class Recall:
         return n
 
     # ---- a reading ------------------------------------------------------------------------------
-    def read(self, ctx, answers) -> tuple[list, dict, int, int]:
-        """(the findings of the patterns and rules, in the order a reading finds them; the patterns that hold;
-        how many rules were evaluated; how many outcomes recalled): each group's outcome recalled under the values of its atoms, or
-        evaluated and kept. One reading at a time (the numbers of the values are shared)."""
+    def read(self, ctx, answers) -> list:
+        """The findings of the patterns and rules, in the order a reading finds them: each group's outcome
+        recalled under the values of its atoms, or evaluated and kept (counted in ``evaluated`` and
+        ``recalled``). One reading at a time (the numbers of the values are shared)."""
         with self._lock:
             if self.size > LIMIT:
                 self.forget()
             return self._read(ctx, answers)
 
-    def _read(self, ctx, answers) -> tuple[list, dict, int, int]:
+    def _read(self, ctx, answers) -> list:
         b, r = ctx.bindings, self.r
         chart_atoms, width, patterns, rule_groups, unread = self._scope(b, ctx)
         values = [None] * width
@@ -288,7 +288,7 @@ class Recall:
                 r.made.register(pieces)
                 values[index] = numbered(("pattern", id(group), key, position))
         findings = [f for _, made in sorted(found, key=_first) for f in made]
-        ctx = _with_patterns(ctx, held)
+        ctx = replace(ctx, patterns=held, undecided=frozenset())
         rules = []
         for group in rule_groups:
             key = group.get(values)
@@ -305,7 +305,7 @@ class Recall:
         rules.sort(key=_first)
         self.evaluated += tried + len(unread)
         self.recalled += recalled
-        return findings + [f for _, f in rules], held, tried + len(unread), recalled
+        return findings + [f for _, f in rules]
 
     def _pattern(self, pattern: str, cases: list, ctx, answers, concepts: dict) -> tuple:
         """((position of the case that held, its findings, walks, walk pieces) or (), rules evaluated):
@@ -333,11 +333,3 @@ class Recall:
                 out.append((order, made.rule(rule, wits, where, ctx, concepts)))
         return tuple(out)
 
-
-def _first(item):
-    return item[0]
-
-
-def _with_patterns(ctx, held: dict):
-    from dataclasses import replace
-    return replace(ctx, patterns=held, undecided=frozenset())

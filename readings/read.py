@@ -72,7 +72,7 @@ class Reader(Topics, Selecting):
             self.cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(r)
         self.cases = dict(sorted(self.cases.items()))
         self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
-        locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
+        self.locals_of = locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
         sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
         for e in self.data.edges:
             sources[(e.type, e.dst)].add(e.src)
@@ -228,23 +228,27 @@ class Reader(Topics, Selecting):
             if ok:
                 findings.append(self.made.rule(rule, wits, where, ctx, concepts))
         if with_lore:
-            among, rows = early_rows.result() if early_rows else self._relations(b, topic_id)
-            findings += with_options(lore_findings(self, b, answers, lore) + relation_findings(self, b, among)
-                                     + shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows), b)
+            relations = early_rows.result() if early_rows else self._relations(b, topic_id)
+            findings += self._lore_findings(b, topic_id, answers, lore, relations)
         return self._reading(chart, b, topic_id, findings, counts, trail)
 
     def _recalled(self, chart: dict, b, ctx: Context, topic_id, lore: bool, trail: bool) -> dict:
         """:meth:`read` with the cache on: the patterns and rules by :class:`Recall` (each outcome recalled
         under the chart values its rule reads, or evaluated), then the lore."""
         answers = Lazy(self)
-        findings = self.recall.read(ctx, answers)[0]
+        findings = self.recall.read(ctx, answers)
         in_scope = len(self._scope(ctx)[0])  # (each decided, evaluated or recalled: the counts never show which)
-        counts = {"rules_in_scope": in_scope, "rules_tried": in_scope, "checks": 0, "out_of_scope": len(self.rules) - in_scope}
+        counts = {"rules_in_scope": in_scope, "rules_tried": in_scope, "checks": 0,
+                  "out_of_scope": len(self.rules) - in_scope}
         if lore:
-            among, rows = self._relations(b, topic_id)
-            findings += with_options(lore_findings(self, b, answers, lore_checks(self, b)) + relation_findings(self, b, among)
-                                     + shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows), b)
+            findings += self._lore_findings(b, topic_id, answers, lore_checks(self, b), self._relations(b, topic_id))
         return self._reading(chart, b, topic_id, findings, counts, trail)
+
+    def _lore_findings(self, b, topic_id, answers, lore: dict, relations: tuple) -> list[dict]:
+        """The kin / stages / vigour, 刑 沖 破 害 合, 神煞 and 類神 findings, with the school options."""
+        among, rows = relations
+        return with_options(lore_findings(self, b, answers, lore) + relation_findings(self, b, among)
+                            + shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows), b)
 
     def _reading(self, chart: dict, b, topic_id, findings: list, counts: dict, trail: bool) -> dict:
         """The reading's JSON from its findings."""
