@@ -12,11 +12,16 @@ from functools import lru_cache
 from leishen.readings.read import Reader, TopicError  # noqa: F401
 
 
-@lru_cache(maxsize=8)
 def reader(backend: str = "networkx", **config) -> Reader:
-    """A shared :class:`Reader` on the named backend (built once per process)."""
+    """A shared :class:`Reader` on the named backend, built once per process and configuration (however it is
+    named: ``reader()``, ``reader("networkx")`` and ``reader(backend="networkx")`` are one reader)."""
+    return _shared(backend, tuple(sorted(config.items())))
+
+
+@lru_cache(maxsize=8)
+def _shared(backend: str, config: tuple) -> Reader:
     from leishen.backends import get_backend
-    return Reader(get_backend(backend, **config))
+    return Reader(get_backend(backend, **dict(config)))
 
 
 def _reader(backend) -> Reader:

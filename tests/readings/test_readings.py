@@ -256,3 +256,12 @@ def test_the_python_api_checks_a_chart_dict_and_a_topic():
     assert [f["id"] for f in leishen.read(chart)["findings"]] == [f["id"] for f in leishen.read("2026-12-01T10:00+09:00")["findings"]]
     with pytest.raises(TopicError, match="expected a topic name, found int"):
         leishen.read(chart, topic=5)
+
+
+def test_the_shared_reader_is_one_however_it_is_named():
+    """``reader()``, ``reader("networkx")`` and ``reader(backend="networkx")`` hand out the one shared reader,
+    the one ``leishen.read`` reads with (a second would be built, at about a second and its own caches, for a
+    call spelt differently)."""
+    from leishen.readings import _reader
+    shared = reader()
+    assert reader("networkx") is shared and reader(backend="networkx") is shared and _reader(None) is shared
