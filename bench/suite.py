@@ -319,13 +319,14 @@ def _median_time(func, items) -> float:
 
 
 NEO4J_WARM_READINGS = 200  # readings of every topic before the Neo4j rows are timed (the JVM compiles the hot paths)
+NEO4J_EARLY_READINGS = 25  # readings timed before that warm-up (as the earlier method timed the rows)
 
 
 def _neo4j_readings(readings, charts, names) -> list[dict]:
     """A reading of every topic and the general reading on Neo4j, without the cache (the server is asked
     every time), timed after NEO4J_WARM_READINGS readings of other charts: a server that has just started
     answers more slowly (up to about twice) until its JIT has compiled the queries' paths, and the note gives the
-    median of the 25 readings before that warm-up too. The note also gives the median time the server
+    median of the NEO4J_EARLY_READINGS readings before that warm-up too. The note also gives the median time the server
     reported (its summaries) and the median time in the backend's calls (server, driver, packing), the rest
     of a reading being Python."""
     if not os.environ.get("NEO4J_URI"):
@@ -336,7 +337,8 @@ def _neo4j_readings(readings, charts, names) -> list[dict]:
     reader = readings.Reader(backend, cache=False)
     reader.read(charts[0], topic="*")                        # the long query's first plan (about 1 s)
     from leishen.engine.chart import build_chart
-    early = _median_time(lambda c: reader.read(c, topic="*"), [build_chart(m) for m in random_moments(25, 18)])
+    early_charts = [build_chart(m) for m in random_moments(NEO4J_EARLY_READINGS, 18)]
+    early = _median_time(lambda c: reader.read(c, topic="*"), early_charts)
     for moment in random_moments(NEO4J_WARM_READINGS, 19):  # the server's JIT, warm as in a running service
         reader.read(build_chart(moment), topic="*")
     clock = _backend_clock(backend)
@@ -354,7 +356,7 @@ def _neo4j_readings(readings, charts, names) -> list[dict]:
                 f"{statistics.median(server) * 1e3:.1f} ms, backend calls {statistics.median(calls) * 1e3:.1f} ms; "
                 f"timed after {NEO4J_WARM_READINGS} warm-up readings")
         if topic == "*":
-            note += f" (the 25 readings before them: {early * 1e3:.1f} ms)"
+            note += f" (the {NEO4J_EARLY_READINGS} readings before them: {early * 1e3:.1f} ms)"
         rows.append(row(name, median, None, "—", "faster", "≤ 30 ms", note))
     return rows
 
