@@ -1,0 +1,153 @@
+"""Answering a topic's facets from the findings of its reading, in the texts' order (docs/judgments.md):
+
+1. a rescue or reversal row (``modifies=``) sets aside the findings of the row it modifies (000:3, 003:79 …);
+2. findings read at a 用神 come before the others, the first-read 用神 (先看) before those read as well
+   (兼看) — 002:151; a finding that needs judgment comes after one that holds (project convention J2);
+3. of a facet whose answers exclude each other, the answers of the first rank decide it; two different
+   answers there are a conflict: both are named and the facet is 未定, never a silent pick."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from leishen.judgments.tables import Answer, Facet
+from leishen.judgments.usegod import UseGod, at_use_god
+
+POLARITIES = ("吉", "凶", "混")
+POLARITY_NAMES = {"吉": ("길", "good"), "凶": ("흉", "ill"), "混": ("길흉이 섞임", "mixed"), "平": ("평", "neutral")}
+OTHER_PLACES = 2  # the rank of a finding read at no 用神
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A finding that answers a facet: the answer it gives and its rank (lower is read first)."""
+
+    finding: dict
+    value: str
+    rank: tuple
+
+
+def overridden_by(findings: list, facts: dict) -> dict[str, dict]:
+    """finding id → the finding of the rescue / reversal row that sets it aside (its fact's ``modifies=``
+    names the base row's inventory item)."""
+    by_item = defaultdict(list)
+    for f in findings:
+        fact = facts.get(f["rule"]["fact"])
+        if fact is not None and fact.item:
+            by_item[fact.item].append(f)
+    out = {}
+    for f in findings:
+        fact = facts.get(f["rule"]["fact"])
+        target = fact.qualifier_dict().get("modifies") if fact is not None else None
+        for base in by_item.get(target, ()) if target else ():
+            if base["id"] != f["id"] and fact.item != facts[base["rule"]["fact"]].item:
+                out.setdefault(base["id"], f)
+    return out
+
+
+def answer_value(answer: Answer, finding: dict) -> str:
+    """The answer a finding gives: the row's value, the meaning's own name (``=name``) or the polarity."""
+    if answer.value == "=name":
+        return (finding.get("meaning") or {}).get("zh") or ""
+    if answer.value == "=polarity":
+        return finding.get("polarity") or ""
+    return answer.value
+
+
+def rank_of(finding: dict, gods: list[UseGod]) -> tuple:
+    """(place rank: the best 用神 it is read at, else OTHER_PLACES; 0 when it holds, 1 when it needs judgment)."""
+    place = min((g.rank for g in gods if g.system == finding.get("system") and at_use_god(finding, g)),
+                default=OTHER_PLACES)
+    return place, 0 if finding.get("certainty") == "holds" else 1
+
+
+def finding_keys(findings: list, facts: dict, props: dict, gods: list) -> list[tuple]:
+    """(finding, meaning id, the meaning's label, its row's category, polarity, rank) of each finding: what a
+    facet's answers are matched on and the order it is read in, found once per judgment."""
+    out = []
+    for f in findings:
+        fact = facts.get(f["rule"]["fact"])
+        meaning = (f.get("meaning") or {}).get("id")
+        out.append((f, meaning, props.get(meaning, {}).get("label"),
+                    fact.qualifier_dict().get("category") if fact is not None else None, f.get("polarity"),
+                    rank_of(f, gods)))
+    return out
+
+
+def candidates(facet: Facet, keyed: list[tuple]) -> list[Candidate]:
+    """The findings that answer a facet (of its system, when it names one), each with its answer and rank."""
+    out = []
+    for f, meaning, label, category, polarity, rank in keyed:
+        if facet.system and f.get("system") != facet.system:
+            continue
+        answer = facet.answer_for(meaning, label, category, polarity)
+        if answer is not None:
+            value = answer_value(answer, f)
+            if value:
+                out.append(Candidate(f, value, rank))
+    return sorted(out, key=lambda c: c.rank)
+
+
+def value_json(value: str, cands: list[Candidate]) -> dict:
+    """An answer: its value with zh/ko/en (the meaning's names when the value is the meaning's name) and the
+    findings that give it."""
+    meaning = next((c.finding["meaning"] for c in cands if (c.finding.get("meaning") or {}).get("zh") == value), None)
+    ko, en = POLARITY_NAMES.get(value, (None, None))
+    if meaning:
+        ko, en = meaning.get("ko"), meaning.get("en")
+    return {"value": value, "id": meaning.get("id") if meaning else None, "zh": value, "ko": ko, "en": en,
+            "findings": [c.finding["id"] for c in cands], "src": _src_of(cands)}
+
+
+def _src_of(cands: list[Candidate]) -> list[str]:
+    """The citations of some candidates' findings, in order, once each."""
+    return list(dict.fromkeys(s for c in cands for s in c.finding.get("src") or ()))
+
+
+def _by_value(cands: list[Candidate]) -> dict[str, list[Candidate]]:
+    grouped: dict = {}
+    for c in cands:
+        grouped.setdefault(c.value, []).append(c)
+    return grouped
+
+
+def _place(c: Candidate, per: str | None):
+    """The place a candidate is answered at, for a facet answered per place (the palace of its binding)."""
+    return (c.finding.get("bindings") or {}).get(per) if per else None
+
+
+def _decide(facet: Facet, cands: list[Candidate]) -> tuple[list, dict]:
+    """(the deciding candidates, their answers by value) of a facet at one place: every candidate of a facet
+    whose answers add up, else those of the first rank."""
+    deciding = cands if facet.kind == "many" else [c for c in cands if c.rank == cands[0].rank]
+    return deciding, _by_value(deciding)
+
+
+def answer_facet(facet: Facet, cands: list[Candidate]) -> dict:
+    """A facet's JSON: ``decided`` (its answers and the findings that decide it), ``未定`` (a conflict: the
+    first rank holds different answers of a facet whose answers exclude each other) or ``open`` (no finding
+    answers it on this chart). A facet answered per place is decided at each place apart; different places
+    with different answers are no conflict (each answer names its ``place``)."""
+    out = {"facet": facet.name, "names": {"zh": facet.name, "ko": facet.ko, "en": facet.en}, "kind": facet.kind,
+           "verdict": facet.verdict, "per": facet.per, "heading_src": list(facet.src), "status": "open",
+           "answer": [], "findings": [], "src": [], "conflict": None}
+    places: dict = {}
+    for c in cands:
+        places.setdefault(_place(c, facet.per), []).append(c)
+    conflict = []
+    for place, group in places.items():
+        deciding, values = _decide(facet, group)
+        out["findings"] += [c.finding["id"] for c in deciding]
+        answers = [{**value_json(v, cs), "place": place} for v, cs in values.items()]
+        if facet.kind == "one" and len(values) > 1:
+            conflict += answers
+        else:
+            out["answer"] += answers
+    out["src"] = list(dict.fromkeys(s for c in cands if c.finding["id"] in out["findings"]
+                                    for s in c.finding.get("src") or ()))
+    if conflict:
+        out["status"], out["conflict"] = "未定", conflict
+    elif out["answer"]:
+        out["status"] = "decided"
+    return out

@@ -1,0 +1,241 @@
+"""A judgment per topic read, from the reading's findings and the chart (docs/judgments.md). The steps, each
+from the texts or a named project convention:
+
+1. method — the reading's method rows (READ_FROM, SEEN_AT, JUDGED_BY, COUNTS_ONLY_WITH, TIMES, category=method,
+   the significators) are steps, not answers;
+2. 用神 — what the text says to read first (002:151, 003:51, 003:55, 004's 論干支 significators, use_gods.csv);
+   with 月將加時 only the 初傳 counts and the 中傳 / 末傳 are set aside (002:151 中末總棄);
+3. rescues and reversals set aside their base rows (``modifies=``);
+4. facets — each answered in the texts' order (judgments/facets.py); a conflict is 未定;
+5. verdict — the answer of the topic's verdict facet (its rule polarity); a topic the texts ask "what", not
+   "whether" (射覆, 天時, 穿地), has verdict 平 (convention J3);
+6. 應期 — the TIMES rows dated (judgments/timing.py); 年景 read on the 立春 chart (003:75)."""
+
+from __future__ import annotations
+
+import weakref
+from collections import defaultdict
+from dataclasses import dataclass
+
+from leishen.judgments.facets import answer_facet, candidates, finding_keys, overridden_by
+from leishen.judgments.tables import facet_table
+from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, times_entry
+from leishen.judgments.usegod import at_use_god, from_fact, general_rows, is_method, use_god_json
+
+TRANSMISSIONS_DROPPED = ("中傳", "末傳")  # 002:151 月將加時專視初, 中末總棄
+DEFAULT_OPTIONS = {"timing_stem": "earth", "nianjing_chart": "lichun"}
+OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "asked")}
+
+
+_INDEXES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # reader → its TopicFacts
+
+
+@dataclass(frozen=True, slots=True)
+class TopicFacts:
+    """What a judgment reads of a reader's tables besides the findings, indexed once per reader: fact id → Fact,
+    and by topic id the method facts that hold unconditionally (no ``when``), the READ_FROM facts among them and
+    the TIMES rows."""
+
+    facts: dict
+    method: dict
+    read_from: dict
+    times: dict
+
+
+def topic_facts(reader) -> TopicFacts:
+    """The reader's :class:`TopicFacts` (made on first use)."""
+    found = _INDEXES.get(reader)
+    if found is None:
+        facts = getattr(reader, "facts", None) or {f.id: f for f in reader.data.facts}
+        method, read_from, times = defaultdict(list), defaultdict(list), defaultdict(list)
+        for fact in facts.values():
+            topic = fact.qualifier_dict().get("topic")
+            if fact.relation == "TIMES" and topic:
+                times[topic].append(fact)
+            elif not fact.when and is_method(fact):
+                for t in {topic, fact.subject} - {None}:
+                    method[t].append(fact)
+                if fact.relation == "READ_FROM":
+                    read_from[fact.subject].append(fact)
+        found = _INDEXES[reader] = TopicFacts(facts, dict(method), dict(read_from), dict(times))
+    return found
+
+
+def topics_judged(reading: dict, reader) -> list:
+    """The topics a reading is judged for: the general reading (None), then the topic asked; for ``*`` every
+    topic with facets or findings."""
+    asked = reading.get("topic")
+    if asked is None:
+        return [None]
+    if asked == "*":
+        named = {f["topic"] for f in reading["findings"] if f.get("topic")}
+        ids = [t for t in reader.topic_ids if t in facet_table() or reader.props.get(t, {}).get("name") in named]
+        return [None, *ids]
+    return [None, reader.topic_id(asked)]
+
+
+def scope_names(reader, topic_id) -> set:
+    """The zh names of the topics a reading of *topic_id* covers (the topic and every topic it is a case of)."""
+    if topic_id is None:
+        return {None}
+    return {reader.props[t]["name"] for t in reader.topic_scope(topic_id)}
+
+
+def method_steps(findings: list, index: TopicFacts, topic_id, reader) -> list[dict]:
+    """The method rows of the reading in the tables' order: its method findings, then the topic's method facts
+    that hold unconditionally (no ``when``)."""
+    steps = [{"finding": f["id"], "fact": f["rule"]["fact"], "rule": f["rule"]["name"], "what": f["meaning"],
+              "src": f["src"]} for f in findings if is_method(index.facts.get(f["rule"]["fact"]))]
+    if topic_id is not None:
+        seen = {s["fact"] for s in steps}
+        for fact in index.method.get(topic_id, ()):
+            if fact.id not in seen:
+                obj = reader.props.get(fact.object, {})
+                steps.append({"finding": None, "fact": fact.id, "rule": f"{reader.props[fact.subject]['name']}"
+                              f"→{obj.get('name')}", "what": {"id": fact.object, "zh": obj.get("name"),
+                              "ko": obj.get("ko"), "en": obj.get("en")}, "src": [f"{c.doc}:{c.line}" for c in fact.src]})
+    return [{"step": n, **s} for n, s in enumerate(steps, start=1)]
+
+
+def use_gods(findings: list, index: TopicFacts, topic_id, reading: dict, chart: dict, reader) -> list:
+    """The 用神 of a topic on this chart, read first first: the READ_FROM and significator rows that hold (as
+    findings, or as facts without a condition), then use_gods.csv for a system the topic names none in."""
+    bindings, props = reading.get("bindings") or {}, reader.props
+    gods, seen = [], set()
+    for f in findings:
+        fact = index.facts.get(f["rule"]["fact"])
+        if fact is not None and (fact.relation == "READ_FROM" or fact.qualifier_dict().get("role") == "significator"):
+            god = from_fact(fact, f["id"], bindings, chart, props)
+            if god is not None:
+                gods.append(god)
+            seen.add(fact.id)
+    for fact in index.read_from.get(topic_id, ()):
+        if fact.id not in seen:
+            god = from_fact(fact, None, bindings, chart, props)
+            if god is not None:
+                gods.append(god)
+    systems = {f["system"] for f in findings} or set(reading.get("systems") or ())
+    named = {g.system for g in gods}
+    gods += general_rows(None, systems - named, bindings)
+    return sorted(gods, key=lambda g: g.rank)
+
+
+def set_aside(findings: list, facts: dict, gods: list) -> dict[str, dict]:
+    """finding id → the finding that sets it aside: a rescue / reversal of its row, or the 專看 初傳 method
+    that drops the middle and last transmissions (002:151)."""
+    out = overridden_by(findings, facts)
+    for god in gods:
+        if god.role == "專看" and god.slot == "初傳" and god.finding:
+            by = next(f for f in findings if f["id"] == god.finding)
+            for f in findings:
+                path = f.get("path") or ()
+                if f["system"] == god.system and path and path[0].get("slot") in TRANSMISSIONS_DROPPED:
+                    out.setdefault(f["id"], by)
+    return out
+
+
+def overridden_json(out: dict, findings: list) -> list[dict]:
+    """The set-aside findings with both sources."""
+    by_id = {f["id"]: f for f in findings}
+    return [{"finding": fid, "by": by["id"], "src": by_id[fid]["src"], "by_src": by["src"]} for fid, by in out.items()]
+
+
+def verdict_of(facets: list[dict]) -> tuple[str, dict]:
+    """(verdict, what gave it): the answer of the verdict facet — decided: its polarity; 未定: 未定; no finding
+    answers it: 平. A topic with no verdict facet asks what, not whether: 平 (convention J3)."""
+    facet = next((f for f in facets if f["verdict"]), None)
+    if facet is None:
+        return "平", {"convention": "J3", "en": "the texts ask what, not whether, for this topic"}
+    by = {"facet": facet["facet"], "src": facet["heading_src"]}
+    if facet["status"] == "未定":
+        return "未定", by
+    if facet["status"] == "open":
+        return "平", {**by, "convention": "J4", "en": "no finding answers the verdict facet on this chart"}
+    values = {a["value"] for a in facet["answer"]}
+    if len(values) > 1:  # answered per place: the places differ
+        return "混", {**by, "convention": "J6", "en": "the places (regions) differ: each answer names its place"}
+    return facet["answer"][0]["value"], by
+
+
+def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict) -> list[dict]:
+    """The ordered reasons: the 用神 rows, the findings that decide each facet (the verdict facet first), then
+    the findings read at a 用神 that carry 吉 or 凶 — the general it rides and the 煞 it belongs to and sits on
+    (000:3, 000:23, 000:79). Every reason is a finding of the same reading."""
+    by_id = {f["id"]: f for f in findings}
+    out: dict = {}
+
+    def add(fid, why):
+        if fid in by_id and fid not in out and fid not in aside:
+            f = by_id[fid]
+            out[fid] = {"finding": fid, "why": why, "polarity": f["polarity"], "src": f["src"],
+                        "meaning": f["meaning"].get("zh")}
+
+    for g in gods:
+        if g.finding:
+            add(g.finding, {"en": f"用神: read {g.slot} ({g.role})", "zh": f"用神 {g.slot}（{g.role}）"})
+    for facet in sorted(facets, key=lambda f: not f["verdict"]):
+        for fid in facet["findings"]:
+            add(fid, {"en": f"answers {facet['facet']} ({facet['names']['en']})", "zh": f"答 {facet['facet']}"})
+    for f in findings:
+        if f["polarity"] in ("吉", "凶") and any(g.system == f["system"] and at_use_god(f, g) for g in gods):
+            add(f["id"], {"en": "read at the 用神: qualifies it (000:3, 000:23)", "zh": "臨用神"})
+    return list(out.values())
+
+
+def when_of(topic_id, index: TopicFacts, chart: dict, props: dict, facets: list[dict], stem_plate: str) -> list[dict]:
+    """The topic's 應期: every TIMES row of the topic dated on this chart, with the speed the 遲速 facet gives."""
+    if topic_id is None or not chart.get("qimen"):
+        return []
+    speed = next((f["answer"][0]["value"] for f in facets if f["facet"] == "遲速" and f["status"] == "decided"), None)
+    out = []
+    for fact in index.times.get(topic_id, ()):
+        for entry in times_entry(fact, chart, props, stem_plate):
+            out.append({**entry, "speed": speed if entry["for"]["zh"] == "雨" else None})
+    return out
+
+
+def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, read_on=None) -> dict:
+    """The judgment of one topic (None: the general reading) from a reading's findings."""
+    index, names = topic_facts(reader), scope_names(reader, topic_id)
+    facts = index.facts
+    findings = [f for f in reading["findings"] if f.get("topic") in names]
+    gods = use_gods(findings, index, topic_id, reading, chart, reader)
+    aside = set_aside(findings, facts, gods)
+    live = [f for f in findings if f["id"] not in aside and not is_method(facts.get(f["rule"]["fact"]))]
+    keyed = finding_keys(live, facts, reader.props, gods)
+    facets = [answer_facet(fc, candidates(fc, keyed)) for fc in facet_table().get(topic_id, ())]
+    verdict, verdict_by = verdict_of(facets)
+    props = reader.props.get(topic_id, {}) if topic_id else {}
+    reasons = reasons_of(gods, facets, findings, aside)
+    return {"topic": props.get("name"), "names": {"zh": props.get("name"), "ko": props.get("ko"),
+                                                  "en": props.get("en")} if topic_id else None,
+            "verdict": verdict, "verdict_by": verdict_by,
+            "use_god": [use_god_json(g, reader.props) for g in gods], "facets": facets, "reasons": reasons,
+            "overridden": overridden_json(aside, findings),
+            "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
+            "when": when_of(topic_id, index, chart, reader.props, facets, options["timing_stem"]),
+            "read_on": read_on, "method": method_steps(findings, index, topic_id, reader),
+            "options": dict(options),
+            "counts": {"findings": len(findings), "reasons": len(reasons), "facets": len(facets)}}
+
+
+def judge_reading(reading: dict, chart: dict, reader, *, request=None, options: dict | None = None) -> list[dict]:
+    """The judgments of a reading. A topic the text reads on another moment's chart (年景: the 立春 chart,
+    003:75) is judged on a reading of that chart, whose findings are added to the reading (each marked
+    ``read_on``), unless the school option ``nianjing_chart`` is ``asked``."""
+    options = {**DEFAULT_OPTIONS, **(options or {})}
+    out = []
+    for topic_id in topics_judged(reading, reader):
+        if topic_id in READ_ON_LICHUN and options["nianjing_chart"] == "lichun":
+            other, read_on = lichun_chart(chart, request)
+            other_reading = reader.read(other, topic=reader.props[topic_id]["name"])
+            names = scope_names(reader, topic_id)
+            added = [{**f, "id": f"立春/{f['id']}", "read_on": read_on["moment"]}
+                     for f in other_reading["findings"] if f.get("topic") in names]
+            reading["findings"] = [f for f in reading["findings"] if f.get("topic") not in names] + added
+            read_on = {**read_on, "findings": len(added)}
+            out.append(judge_topic(topic_id, {**reading, "bindings": other_reading["bindings"]}, other, reader,
+                                   options, read_on))
+        else:
+            out.append(judge_topic(topic_id, reading, chart, reader, options))
+    return out

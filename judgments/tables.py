@@ -1,0 +1,139 @@
+"""The judgment tables: the facets each topic's text answers (``ontology/judgments/facets.csv``) and the
+outcome nodes that answer each (``facet_answers.csv``), every row citing its passage. Read once; a bad row
+is refused naming the file, the row and the column."""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from leishen.errors import LeishenError
+
+TABLES = Path(__file__).resolve().parent.parent / "ontology" / "judgments"
+KINDS = ("one", "many")  # one: the answers exclude each other; many: they add up
+SELECTORS = ("label", "category", "polarity")  # answer = a node id, or KEY=VALUE over the finding's fact
+CITATION = re.compile(r"^\d{3}:\d+$")
+
+
+class JudgmentTableError(LeishenError):
+    """A row of a judgment table that cannot be read (the message names the file, row and column)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One way a finding answers a facet: its meaning node is ``node``, or its fact matches ``key=value``;
+    ``value`` is the answer it gives (``=name``: the meaning's own name, ``=polarity``: the rule's polarity)."""
+
+    node: str | None
+    key: str | None
+    match: str | None
+    value: str
+    src: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Facet:
+    """A question a topic's text answers: its name (the text's heading), ko/en, whether its answers exclude
+    each other (``one``) or add up (``many``), whether it gives the topic's verdict, the system it is read in
+    (blank: any), the place it is answered per (``宮``: each palace apart, as 003:75 reads each palace as a
+    region), its heading's src, and the answers."""
+
+    topic: str | None
+    name: str
+    ko: str
+    en: str
+    kind: str
+    verdict: bool
+    system: str | None
+    per: str | None
+    src: tuple[str, ...]
+    note: str
+    answers: tuple[Answer, ...]
+
+    def answer_for(self, meaning: str | None, label: str | None, category: str | None, polarity: str | None):
+        """The first of this facet's answers a finding gives (by its meaning node, the meaning's label, its
+        row's category or its polarity), or None."""
+        for a in self.answers:
+            if a.node is not None:
+                hit = a.node == meaning
+            else:
+                hit = {"label": label, "category": category}.get(a.key, polarity)
+                hit = hit in ("吉", "凶", "混") if a.key == "polarity" and a.match == "*" else hit == a.match
+            if hit:
+                return a
+        return None
+
+
+def _rows(name: str):
+    """(row number, row dict) of a table, the header being row 1."""
+    path = TABLES / name
+    with path.open(encoding="utf-8", newline="") as fh:
+        for number, row in enumerate(csv.DictReader(fh, strict=True), start=2):
+            if None in row or None in row.values():
+                raise JudgmentTableError(f"judgments/{name} row {number}: wrong number of columns")
+            yield number, row
+
+
+def _src(name: str, number: int, text: str) -> tuple[str, ...]:
+    """The citations of a row's src column (``doc:line``, ``;``-separated); at least one."""
+    cited = tuple(c.strip() for c in text.split(";") if c.strip())
+    if not cited or not all(CITATION.match(c) for c in cited):
+        raise JudgmentTableError(f"judgments/{name} row {number}, column src: expected doc:line, found {text!r}")
+    return cited
+
+
+def _answer(number: int, row: dict) -> Answer:
+    """An answer row: a node id (Label:name) or a selector KEY=VALUE."""
+    text, src = row["answer"].strip(), _src("facet_answers.csv", number, row["src"])
+    value = row["value"].strip()
+    if not value:
+        raise JudgmentTableError(f"judgments/facet_answers.csv row {number}, column value: empty")
+    if "=" in text:
+        key, _, match = text.partition("=")
+        if key not in SELECTORS:
+            raise JudgmentTableError(f"judgments/facet_answers.csv row {number}, column answer: unknown selector "
+                                     f"{key!r} (one of {', '.join(SELECTORS)})")
+        return Answer(None, key, match, value, src)
+    if ":" not in text:
+        raise JudgmentTableError(f"judgments/facet_answers.csv row {number}, column answer: expected Label:name "
+                                 f"or a selector, found {text!r}")
+    return Answer(text, None, None, value, src)
+
+
+@lru_cache(maxsize=1)
+def facet_table() -> dict[str | None, tuple[Facet, ...]]:
+    """topic id (None: the general reading) → its facets, in the table's order."""
+    answers: dict[tuple, list] = {}
+    for number, row in _rows("facet_answers.csv"):
+        answers.setdefault((row["topic"] or None, row["facet"]), []).append(_answer(number, row))
+    facets: dict[str | None, list] = {}
+    for number, row in _rows("facets.csv"):
+        key = (row["topic"] or None, row["facet"])
+        if row["kind"] not in KINDS:
+            raise JudgmentTableError(f"judgments/facets.csv row {number}, column kind: {row['kind']!r} is not "
+                                     f"one of {', '.join(KINDS)}")
+        if key not in answers:
+            raise JudgmentTableError(f"judgments/facets.csv row {number}: facet {row['facet']!r} has no answers in "
+                                     "facet_answers.csv")
+        facets.setdefault(key[0], []).append(Facet(
+            key[0], row["facet"], row["ko"], row["en"], row["kind"], row["verdict"] == "yes", row["system"] or None,
+            row["per"] or None,
+            _src("facets.csv", number, row["src"]), row["note"], tuple(answers.pop(key))))
+    if answers:
+        topic, facet = next(iter(answers))
+        raise JudgmentTableError(f"judgments/facet_answers.csv: answers for {topic or 'the general reading'} "
+                                 f"{facet!r}, a facet facets.csv does not declare")
+    return {t: tuple(fs) for t, fs in facets.items()}
+
+
+def check_tables(node_ids) -> list[str]:
+    """The answer nodes and topics the tables name that are not nodes of the graph (empty when all are)."""
+    missing = []
+    for topic, facets in facet_table().items():
+        if topic is not None and topic not in node_ids:
+            missing.append(topic)
+        missing += [a.node for f in facets for a in f.answers if a.node and a.node not in node_ids]
+    return missing

@@ -1,0 +1,113 @@
+"""What a judgment reads first (用神) and the method steps it follows, from the reading's own findings and the
+method facts of the tables: READ_FROM rows (``slot=`` a chart slot, or a star / gate whose palace is read),
+the 004 significators (``role=significator``: 日干 the asker, 時干 the matter …), and for the general reading
+(or a system a topic names no 用神 in) the rows of ``ontology/judgments/use_gods.csv``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from leishen.judgments.tables import _rows, _src
+
+METHOD_RELATIONS = frozenset({"READ_FROM", "SEEN_AT", "JUDGED_BY", "COUNTS_ONLY_WITH", "TIMES"})
+SLOT_ALIASES = {"干上": "課1上", "支上": "課3上"}  # docs/rules.md: 干上 = 課1上, 支上 = 課3上
+ROLE_RANK = {"先看": 0, "專看": 0, "兼看": 1}  # 002:151: read first, or only; then as well
+QIMEN_PLACE = {"QimenStar": "star", "Gate": "gate", "Deity": "deity"}
+
+
+@dataclass(frozen=True, slots=True)
+class UseGod:
+    """A place the text says to read: a slot (bound in the chart) or a palace (where a named star / gate
+    stands), its node, its rank (0 first), the finding or fact that says so, and its src."""
+
+    system: str
+    slot: str
+    node: str | None
+    rank: int
+    role: str
+    finding: str | None
+    fact: str | None
+    src: tuple[str, ...]
+    why: str
+
+
+@lru_cache(maxsize=1)
+def general_use_gods() -> tuple[tuple, ...]:
+    """(topic, system, slot, role, src, note) rows of use_gods.csv."""
+    return tuple((row["topic"] or None, row["system"], row["slot"], row["role"],
+                  _src("use_gods.csv", n, row["src"]), row["note"]) for n, row in _rows("use_gods.csv"))
+
+
+def is_method(fact) -> bool:
+    """A fact states how to read, not what the chart means: a READ_FROM / SEEN_AT / JUDGED_BY /
+    COUNTS_ONLY_WITH / TIMES row, or one the tables mark ``category=method`` or ``role=significator``."""
+    if fact is None:
+        return False
+    q = fact.qualifier_dict()
+    return fact.relation in METHOD_RELATIONS or q.get("category") == "method" or q.get("role") == "significator"
+
+
+def palace_of(chart: dict, label: str, name: str) -> str | None:
+    """The Qimen palace (Palace node id) where the star / gate / deity *name* stands on this chart."""
+    field = QIMEN_PLACE.get(label)
+    for number, palace in ((chart.get("qimen") or {}).get("palaces") or {}).items():
+        if field and (palace.get(field) == name or palace.get(f"{field}_hosted") == name):
+            return f"Palace:p{number}"
+    return None
+
+
+def _bound(bindings: dict, slot: str):
+    """The node a slot is bound to in the reading (干上 / 支上 read as 課1上 / 課3上)."""
+    value = bindings.get(SLOT_ALIASES.get(slot, slot))
+    return value if isinstance(value, str) else None
+
+
+def from_fact(fact, finding: str | None, bindings: dict, chart: dict, props: dict) -> UseGod | None:
+    """The 用神 a READ_FROM or significator fact names on this chart, or None (a class of places such as
+    九州, or a slot the chart does not bind)."""
+    q = fact.qualifier_dict()
+    system = "qimen" if fact.src and fact.src[0].doc in ("003", "004") else "liuren"
+    role = q.get("role", "先看")
+    rank = ROLE_RANK.get(role, 0 if role == "significator" and q.get("category") == "person" else 1)
+    src = tuple(f"{c.doc}:{c.line}" for c in fact.src)
+    why = fact.note or props.get(fact.object, {}).get("en", "")
+    slot = q.get("slot") or props.get(fact.subject, {}).get("name")
+    if fact.relation == "READ_FROM" and not q.get("slot"):
+        obj = props.get(fact.object, {})
+        place = palace_of(chart, obj.get("label", ""), obj.get("name", ""))
+        if place is None:
+            return None
+        return UseGod("qimen", obj["name"], place, rank, role, finding, fact.id, src, why)
+    node = _bound(bindings, slot or "")
+    if node is None:
+        return None
+    return UseGod(system, SLOT_ALIASES.get(slot, slot), node, rank, role, finding, fact.id, src, why)
+
+
+def general_rows(topic: str | None, systems, bindings: dict) -> list[UseGod]:
+    """The use_gods.csv 用神 of the general reading (or of a topic) in these systems, bound on this chart."""
+    out = []
+    for row_topic, system, slot, role, src, note in general_use_gods():
+        node = _bound(bindings, slot)
+        if row_topic == topic and system in systems and node is not None:
+            out.append(UseGod(system, slot, node, ROLE_RANK.get(role, 1), role, None, None, src, note))
+    return out
+
+
+def at_use_god(finding: dict, god: UseGod) -> bool:
+    """A finding is read at a 用神 when its path starts at the 用神's slot, or the 用神's node is the start of
+    its path or the branch over it (the path's first two nodes: a position and what stands over it)."""
+    path = finding.get("path") or ()
+    if path and path[0].get("slot") == god.slot:
+        return True
+    nodes = [step["node"].get("id") for step in path[:3] if "node" in step]
+    return god.node is not None and god.node in nodes
+
+
+def use_god_json(god: UseGod, props: dict) -> dict:
+    """The JSON of a 用神."""
+    node = props.get(god.node, {})
+    return {"system": god.system, "slot": god.slot, "role": god.role,
+            "node": {"id": god.node, "name": node.get("name"), "ko": node.get("ko"), "en": node.get("en")},
+            "why": god.why, "finding": god.finding, "fact": god.fact, "src": list(god.src)}
