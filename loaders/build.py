@@ -20,15 +20,16 @@ from pathlib import Path
 
 import networkx as nx
 
+from leishen import diskcache
 from leishen.errors import CitationError
-from leishen.loaders.corpus import Corpus, CorpusError, load_corpus
+from leishen.loaders.corpus import DOCS, Corpus, CorpusError, load_corpus
 from leishen.loaders.conditions import read_rules
 from leishen.loaders.records import Edge, Fact, GraphData, Node
 from leishen.loaders.schema import RelationDef, Schema, load_schema, ontology_dir
 from leishen.loaders.tables import (Registry, raise_errors, read_entities, read_facts,
                                     read_glossary)
 
-__all__ = ["build_graph", "load_facts", "to_networkx", "fact_dict", "check_citations", "read_registry"]
+__all__ = ["build_graph", "graph_source", "graph_key", "keep_graph", "load_facts", "to_networkx", "fact_dict", "check_citations", "read_registry"]
 
 
 def read_registry(schema: Schema | None = None) -> tuple[Registry, list[Fact]]:
@@ -185,11 +186,9 @@ def _build(corpus_dir: Path | None, check: bool, _ontology: Path) -> GraphData:
         return GraphData(nodes, edges, facts, read_rules_of(registry, facts))
 
 
-def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> GraphData:
-    """Read, validate and (when a corpus is found) citation-check the ontology; cached.
-
-    Raises OntologyError naming file and row for any bad row; nothing is built in that case.
-    """
+def graph_source(corpus: str | Path | None = None, *, check: bool = True) -> tuple[Path | None, bool, Path]:
+    """What a graph is built from: (the corpus folder its citations are checked against, or None; *check*;
+    the ontology folder). Without *corpus*, the default corpus when one is found and can be read."""
     folder = Path(corpus).resolve() if corpus else None
     if folder is None and check:
         try:
@@ -197,7 +196,43 @@ def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> Grap
         except CorpusError:
             found = None  # a damaged default corpus blocks only what needs the texts (check, passage …)
         folder = found.folder if found else None
-    return _build(folder, check, ontology_dir())
+    return folder, check, ontology_dir()
+
+
+def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> GraphData:
+    """Read, validate and (when a corpus is found) citation-check the ontology; kept in the process and in
+    the disk cache (:mod:`leishen.diskcache`, keyed by the code, the tables and the corpus texts).
+
+    Raises OntologyError naming file and row for any bad row; nothing is built (or stored) in that case.
+    """
+    source = graph_source(corpus, check=check)
+    data = _KEPT.get(source)
+    if data is None:
+        key = graph_key(source)
+        data = diskcache.load("graph", key)
+        if data is None:
+            data = _build(*source)
+            diskcache.store("graph", key, data)
+        keep_graph(source, data)
+    return data
+
+
+_KEPT: dict[tuple, GraphData] = {}  # the graph of each source this process built or loaded (the last 4)
+
+
+def graph_key(source: tuple[Path | None, bool, Path]) -> str:
+    """The disk cache key of the graph of *source* (see :func:`graph_source`)."""
+    folder, check, ontology = source
+    return diskcache.entry_key("graph", check, diskcache.data_digest(ontology, folder, DOCS))
+
+
+def keep_graph(source: tuple, data: GraphData) -> None:
+    """Make *data* what :func:`build_graph` returns for *source* in this process (a graph loaded with a
+    reader from the disk cache is the one every later caller shares)."""
+    _KEPT.pop(source, None)
+    _KEPT[source] = data
+    while len(_KEPT) > 4:
+        _KEPT.pop(next(iter(_KEPT)))
 
 
 def to_networkx(data: GraphData) -> nx.MultiDiGraph:

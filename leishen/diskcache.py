@@ -1,0 +1,250 @@
+"""The compiled graph and reader kept on disk, so that a process starts without rebuilding them.
+
+An entry is one file in the user's cache folder (:func:`cache_dir`): ``$LEISHEN_CACHE_DIR``, else
+``$XDG_CACHE_HOME/leishen``, else ``~/.cache/leishen``. ``LEISHEN_NO_CACHE=1`` (the CLI's global
+``--no-cache``) turns the cache off: nothing is read or written.
+
+An entry's name holds its key (:func:`entry_key`): a SHA-256 of everything the stored objects are made
+from: the package's code (its ``.py`` and ``.cypher`` sources), every file of the ontology folder, the
+corpus folder and its texts (they decide whether citations are checked and pass), the Python version and
+the entry's own arguments. Change any of them and the key changes, so a stale entry is never read; the
+older entries of that kind are removed when the new one is written.
+
+Writing is safe when several processes start at once: each writes its own temporary file in the cache
+folder and renames it into place (``os.replace`` is atomic), so a reader sees a whole entry or none.
+Reading is safe against a damaged file: a file whose header does not name the expected key, or that
+cannot be unpickled for any reason, is ignored (the caller builds again and overwrites it). The files are
+pickles: they are read only from the user's own cache folder, made with mode 0700.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+
+FORMAT = 1  # bump when the layout of an entry changes
+MAGIC = b"leishen-cache"
+KEEP = 3  # entries of one kind kept (the newest), for a few checkouts or versions side by side
+PROTOCOL = 5
+
+#: the subpackages whose sources are the code an entry is made by (the ontology is hashed as data)
+PACKAGES = ("loaders", "backends", "service", "readings", "judgments", "queries", "engine", "cli",
+            "neo4jserver", "viz", "web", "api", "mcpserver")
+CODE_SUFFIXES = (".py", ".cypher")
+
+
+def enabled() -> bool:
+    """False when ``LEISHEN_NO_CACHE`` is set (to anything but ``""`` or ``"0"``)."""
+    return os.environ.get("LEISHEN_NO_CACHE", "") in ("", "0")
+
+
+def cache_dir() -> Path:
+    """``$LEISHEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/leishen`` (an absolute one), else ``~/.cache/leishen``."""
+    own = os.environ.get("LEISHEN_CACHE_DIR")
+    if own:
+        return Path(own)
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "leishen"
+
+
+# ---------------------------------------------------------------- keys
+
+def _hash_tree(digest, folder: Path, suffixes: tuple[str, ...] | None = None) -> None:
+    """Feed *digest* every file under *folder* (those ending in *suffixes*, or all): its relative path and bytes."""
+    if not folder.is_dir():
+        digest.update(b"\0missing " + str(folder).encode())
+        return
+    for path in sorted(folder.rglob("*")):
+        if "__pycache__" in path.parts or (suffixes and path.suffix not in suffixes) or not path.is_file():
+            continue
+        digest.update(b"\0" + str(path.relative_to(folder)).encode() + b"\0")
+        digest.update(path.read_bytes())
+
+
+@lru_cache(maxsize=1)
+def code_digest() -> str:
+    """The SHA-256 of the package's code: every ``.py`` / ``.cypher`` file of ``leishen`` and its subpackages
+    (read once per process: the code a process runs does not change under it)."""
+    import importlib.util
+
+    import leishen
+    digest = hashlib.sha256(f"{FORMAT} {sys.version}".encode())
+    folders = [("leishen", Path(leishen.__file__).parent)]
+    for name in PACKAGES:
+        spec = importlib.util.find_spec(f"leishen.{name}")
+        places = list(spec.submodule_search_locations or []) if spec else []
+        folders.append((name, Path(places[0]) if places else Path("/nonexistent")))
+    for name, folder in folders:
+        digest.update(f"\0package {name}".encode())
+        _hash_tree(digest, folder, CODE_SUFFIXES)
+    return digest.hexdigest()
+
+
+def data_digest(ontology: Path, corpus: Path | None, docs: tuple[str, ...]) -> str:
+    """The SHA-256 of the ontology folder's files and of the corpus texts (``<doc>_*.txt``, or "none")."""
+    digest = hashlib.sha256(f"ontology {ontology.resolve()}".encode())
+    _hash_tree(digest, ontology)
+    digest.update(f"\0corpus {corpus.resolve() if corpus else None}".encode())
+    if corpus is not None:
+        for doc in docs:
+            for path in sorted(corpus.glob(f"{doc}_*.txt")):
+                digest.update(b"\0" + path.name.encode() + (b" dir" if path.is_dir() else b"\0"))
+                if path.is_file():
+                    digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def entry_key(kind: str, *parts) -> str:
+    """The key of an entry of *kind*: the code digest, then *parts* (their ``repr``), hashed."""
+    text = "\0".join([kind, code_digest(), *(repr(p) for p in parts)])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# ---------------------------------------------------------------- pickling
+
+def _record_reducer(cls):
+    """A reducer of a slotted dataclass as ``cls(*fields)`` (several times faster to load than the default
+    per-attribute ``__setstate__``); None for a class it would not rebuild exactly."""
+    fields = dataclasses.fields(cls)
+    names = tuple(f.name for f in fields)
+    slots = {s for c in cls.__mro__ for s in c.__dict__.get("__slots__", ())}
+    if ("__slots__" not in cls.__dict__ or slots != set(names) or any(not f.init for f in fields)
+            or not cls.__dataclass_params__.init or hasattr(cls, "__post_init__")):
+        return None
+    return lambda obj: (cls, tuple(getattr(obj, n) for n in names))
+
+
+_LOCK_TYPES = {type(threading.Lock()): threading.Lock, type(threading.RLock()): threading.RLock,
+               threading.local: threading.local}
+
+
+_SHARED = threading.local()  # the objects an entry being loaded in this thread names (name → object)
+
+
+def _shared_named(name: str):
+    """The object named *name* in the entry being loaded (see :func:`load`)."""
+    return _SHARED.objects[name]
+
+
+class _Pickler(pickle.Pickler):
+    """Pickles *shared* objects (by identity) as their names, slotted dataclasses by their fields, and a lock
+    or a thread-local as a new empty one."""
+
+    def __init__(self, file, shared: dict[int, str]):
+        super().__init__(file, protocol=PROTOCOL)
+        self.shared = shared
+        self.reducers: dict[type, object] = {}
+
+    def reducer_override(self, obj):
+        name = self.shared.get(id(obj))
+        if name is not None:
+            return _shared_named, (name,)
+        cls = type(obj)
+        if cls in _LOCK_TYPES:
+            return _LOCK_TYPES[cls], ()
+        if not dataclasses.is_dataclass(cls) or isinstance(obj, type):
+            return NotImplemented
+        if cls not in self.reducers:
+            self.reducers[cls] = _record_reducer(cls)
+        reducer = self.reducers[cls]
+        return NotImplemented if reducer is None else reducer(obj)
+
+
+@contextmanager
+def _no_gc():
+    """Pause the cyclic garbage collector while an entry's objects are made, then move every object to the
+    collector's permanent generation (``gc.freeze``). An entry is made once per process and lives as long;
+    without the pause, collections would scan the growing heap again and again (about 4× the load time),
+    and without the freeze the next collection would scan its 300,000 objects once more (about 40 ms)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was:
+            gc.enable()
+
+
+def _path(kind: str, key: str) -> Path:
+    return cache_dir() / f"{kind}-{key[:40]}.pickle"
+
+
+def load(kind: str, key: str, shared: dict[str, object] | None = None):
+    """The object stored under *key*, or None (off, missing, or a file that cannot be read whole: never an
+    exception). *shared*: the objects the entry names instead of holding (name → object)."""
+    if not enabled():
+        return None
+    try:
+        raw = _path(kind, key).read_bytes()
+        header = b"%s %d %s\n" % (MAGIC, FORMAT, key.encode())
+        if not raw.startswith(header):
+            return None
+        _SHARED.objects = shared or {}
+        try:
+            with _no_gc():
+                return pickle.loads(memoryview(raw)[len(header):])
+        finally:
+            _SHARED.objects = {}
+    except Exception:  # noqa: BLE001 — a damaged, truncated or foreign file is a miss, rebuilt by the caller
+        return None
+
+
+def store(kind: str, key: str, obj, shared: dict[str, object] | None = None) -> bool:
+    """Write *obj* under *key* (temporary file + atomic rename), and remove older entries of *kind*.
+    *shared*: objects (name → object) stored as their name, given back to :func:`load`. False (and
+    nothing written) when the cache is off, the folder is not writable or *obj* cannot be pickled."""
+    if not enabled():
+        return False
+    folder = cache_dir()
+    tmp = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        buf = io.BytesIO()
+        buf.write(b"%s %d %s\n" % (MAGIC, FORMAT, key.encode()))
+        _Pickler(buf, {id(v): k for k, v in (shared or {}).items()}).dump(obj)
+        fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(buf.getbuffer())
+        os.replace(tmp, _path(kind, key))
+        tmp = None
+    except Exception:  # noqa: BLE001 — a cache that cannot be written only costs the next start its build
+        return False
+    finally:
+        if tmp is not None:
+            _remove(Path(tmp))
+    _prune(folder, kind, _path(kind, key))
+    return True
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass
+
+
+def _prune(folder: Path, kind: str, keep: Path) -> None:
+    """Remove all but the newest :data:`KEEP` entries of *kind*, and temporary files older than an hour
+    (left by a process killed while writing)."""
+    try:
+        entries = sorted(folder.glob(f"{kind}-*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in [p for p in entries if p != keep][KEEP - 1:]:
+            _remove(old)
+        for tmp in folder.glob(f".{kind}-*.tmp"):
+            if time.time() - tmp.stat().st_mtime > 3600:
+                _remove(tmp)
+    except OSError:
+        pass
