@@ -42,6 +42,7 @@ STATUS: tuple[tuple[type[Exception], int], ...] = (
     (NotFound, 404),
     (e.UnknownSymbolError, 404),
     (UnknownQueryError, 404),
+    (e.Busy, 429),
     (e.BackendUnavailable, 503),
     (e.ChartError, 422),
     (e.LeishenError, 400),
@@ -72,9 +73,13 @@ def field_of(exc: Exception, message: str) -> str | None:
 
 
 async def leishen_error(_request: Request, exc: e.LeishenError) -> JSONResponse:
+    """The error's one-line answer; a Busy one says in ``Retry-After`` when to try again."""
     first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return error_response(status_of(exc), first, type(exc).__name__, field_of(exc, first),
-                          getattr(exc, "matches", ()))
+    response = error_response(status_of(exc), first, type(exc).__name__, field_of(exc, first),
+                              getattr(exc, "matches", ()))
+    if isinstance(exc, e.Busy):
+        response.headers["retry-after"] = str(exc.retry_after)
+    return response
 
 
 async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -132,5 +137,7 @@ def responses(*codes: int) -> dict[int, dict]:
     """OpenAPI declarations of the error answers an operation can give."""
     meaning = {400: "bad input (the message names it)", 404: "no such thing (symbol, query, passage, corpus)",
                408: "the query ran past its time limit and was stopped", 413: "request body too large",
-               422: "a field failed validation (the message names it)", 503: "backend unavailable"}
+               422: "a field failed validation (the message names it)",
+               429: "as many such requests running as the server takes at once; try again after Retry-After seconds",
+               503: "backend unavailable"}
     return {c: {"model": ErrorBody, "description": meaning[c]} for c in codes}

@@ -82,7 +82,7 @@ def router(settings: Settings) -> APIRouter:
 
     Body = cypher_request(settings)
 
-    @api.post("/cypher", response_model=CypherResult, responses=responses(400, 408, 413, 422, 503))
+    @api.post("/cypher", response_model=CypherResult, responses=responses(400, 408, 413, 422, 429, 503))
     def cypher(body: Body, store=Depends(deps.store)) -> dict:
         """Run a read-only Cypher query (Neo4j: the allow-list guard and EXPLAIN; NetworkX: the embedded
         engine's subset), with a time limit and a row cap (``leishen cypher --json``)."""

@@ -7,17 +7,50 @@ LeishenError
 ├── ChartError           a chart that cannot be computed or a hand-typed chart that is invalid
 │   └── MomentError          a moment that is naive, malformed or out of range
 └── BackendError         a backend that is unknown, unreachable or refuses
-    └── BackendUnavailable   e.g. Neo4j not reachable, or the [neo4j] extra not installed
+    ├── BackendUnavailable   e.g. Neo4j not reachable, or the [neo4j] extra not installed
+    └── Busy                 as much work of a kind in flight as this process takes (retry after a while)
 
 Every message says what is wrong, what was found and, where it helps, how to fix it.
 The CLI turns any LeishenError into a one-line message and exit code 2.
+
+A message never repeats a large input whole (:func:`capped`, applied by every LeishenError): a word of more
+than ``MAX_ECHOED_WORD`` characters keeps its head and tail, and a message of more than ``MAX_MESSAGE``
+characters keeps its beginning (what was wrong, the field) and its end (the hint), each cut saying how many
+characters it left out. A 1 MB moment gives an error line of a few hundred characters, not of 1 MB.
 """
 
 from __future__ import annotations
 
+import re
+
+MAX_ECHOED_WORD = 200
+MAX_MESSAGE = 1_000
+_LONG_WORD = re.compile(r"\S{%d,}" % (MAX_ECHOED_WORD + 1))
+
+
+def _cut(text: str, head: int, tail: int) -> str:
+    """*text* with its middle replaced by a note of how many characters were left out."""
+    return f"{text[:head]}…[{len(text) - head - tail:,} characters left out]…{text[len(text) - tail:]}"
+
+
+def capped(message: str) -> str:
+    """The message with every word longer than MAX_ECHOED_WORD shortened to its head and tail, then the whole
+    cut to at most about MAX_MESSAGE characters (beginning and end kept). Short messages are unchanged."""
+    if len(message) <= MAX_ECHOED_WORD:
+        return message
+    message = _LONG_WORD.sub(lambda m: _cut(m.group(0), 100, 40), message)
+    if len(message) > MAX_MESSAGE:
+        message = _cut(message, 600, 300)
+    return message
+
 
 class LeishenError(Exception):
-    """Base class of every error leishen raises on purpose."""
+    """Base class of every error leishen raises on purpose; its message is :func:`capped`."""
+
+    def __init__(self, *args):
+        if args and isinstance(args[0], str):
+            args = (capped(args[0]), *args[1:])
+        super().__init__(*args)
 
 
 class OntologyError(LeishenError):
@@ -68,3 +101,12 @@ class CypherRefused(BackendError):
 
 class CypherTimeout(BackendError):
     """An ad-hoc Cypher query that ran longer than its time limit and was stopped."""
+
+
+class Busy(BackendError):
+    """As many requests of a kind are running in this process as it takes at once; ``retry_after`` is the number
+    of seconds after which trying again makes sense (HTTP 429 with ``Retry-After``)."""
+
+    def __init__(self, message: str, retry_after: int = 1):
+        super().__init__(message)
+        self.retry_after = retry_after
