@@ -161,7 +161,8 @@ def _cell(liuren: dict, earth: str) -> str:
 
 def render_liuren(liuren: dict) -> str:
     """The plate as the usual ring (巳午未申 on top, 辰卯 / 酉戌 at the sides, 寅丑子亥 below):
-    each cell shows the heaven branch and the general riding it over the earth branch named outside."""
+    each cell shows the heaven branch and the general riding it over the earth branch named outside.
+    A typed chart may give only the plate and the lessons: a part it leaves out is left out here too."""
     pad = "    "
     lines = [pad + "  ".join(f" {b}  " for b in RING_TOP),
              pad + "  ".join(_cell(liuren, b) for b in RING_TOP)]
@@ -172,20 +173,23 @@ def render_liuren(liuren: dict) -> str:
     lessons = liuren["lessons"][::-1]
     lines.append("四課  " + "  ".join(x["upper"] for x in lessons))
     lines.append("      " + "  ".join(x["lower"] for x in lessons))
-    details = liuren.get("transmission_details") or [{"branch": b} for b in liuren["transmissions"]]
+    details = liuren.get("transmission_details") or [{"branch": b} for b in liuren.get("transmissions", [])]
     for label, item in zip(("初傳", "中傳", "末傳"), details):
         extras = " ".join(x for x in (item.get("dun") or "", item.get("general", ""),
                                       "空" if item.get("void") else "") if x)
         lines.append(f"{label}  {item['branch']}  {extras}".rstrip())
-    lines.append(f"課體  {liuren.get('method', '')}  {'・'.join(liuren.get('course', []))}")
-    facts = [f"月將 {liuren.get('month_general', '')}", f"旬空 {''.join(liuren.get('void', []))}"]
+    if liuren.get("method") or liuren.get("course"):
+        lines.append(f"課體  {liuren.get('method', '')}  {'・'.join(liuren.get('course', []))}".rstrip())
+    facts = [f"{label} {value}" for label, value in (("月將", liuren.get("month_general")),
+                                                     ("旬空", "".join(liuren.get("void", [])))) if value]
     for key, label in (("xun", "旬"), ("horse", "驛馬"), ("month_branch", "月建"), ("tai_sui", "太歲")):
         if key in liuren:
             facts.append(f"{label} {liuren[key]}")
     if "noble" in liuren:
         noble = liuren["noble"]
         facts.append(f"貴人 {noble['branch']}{'晝' if noble['daytime'] else '夜'}{noble['direction']}")
-    lines.append("  ".join(facts))
+    if facts:
+        lines.append("  ".join(facts))
     return "\n".join(lines)
 
 
@@ -210,10 +214,19 @@ def render_chart(chart: dict) -> str:
     return "\n".join(lines)
 
 
+#: header fields of the Qimen grid a typed chart may leave out (shown as not given)
+QIMEN_HEADER = ("xun_head", "duty_star", "duty_gate")
+
+
+def _render_typed_qimen(qimen: dict) -> str:
+    """The typed Qimen grid; a header field it leaves out shows as "—" (the check lists it as not given)."""
+    return render_qimen({**{key: "—" for key in QIMEN_HEADER}, **qimen})
+
+
 def render_validation(result: dict) -> str:
     """A checked hand-typed chart: the rendering, then per system what differs, agrees, was not given."""
     chart, lines = result["chart"], []
-    for system, title, render in (("liuren", "【大六壬】", render_liuren), ("qimen", "【奇門遁甲】", render_qimen),
+    for system, title, render in (("liuren", "【大六壬】", render_liuren), ("qimen", "【奇門遁甲】", _render_typed_qimen),
                                   ("ninestar", "【九星】", _render_ninestar)):
         if system not in chart:
             continue

@@ -99,3 +99,24 @@ def test_a_part_of_another_moment_differs(tmp_path, computed):
     assert result.exit_code == 1
     differences = json.loads(result.stdout)["checks"]["liuren"]["differences"]
     assert "liuren.day" in [d["field"] for d in differences]
+
+
+def test_text_mode_of_a_liuren_chart_with_only_the_day_plate_and_lessons(computed):
+    """Before: KeyError 'transmissions' (a traceback) in text mode; --json handled it."""
+    typed = {"pillars": {"day": computed["pillars"]["day"]},
+             "liuren": {"plate": computed["liuren"]["plate"], "lessons": computed["liuren"]["lessons"]}}
+    result = CliRunner().invoke(chart, ["--chart", "-"], input=json.dumps(typed, ensure_ascii=False))
+    assert result.exit_code == 0 and result.exception.__class__ in (type(None), SystemExit), result.output
+    assert "四課" in result.stdout and "初傳" not in result.stdout
+    assert "not given: liuren.day, liuren.transmissions" in result.stdout
+
+
+@pytest.mark.parametrize("system", ["liuren", "qimen", "ninestar"])
+def test_text_mode_renders_every_typed_part_left_out(computed, system):
+    """Each optional field of a section left out in turn: text mode answers (0, 1 or 2), never a traceback."""
+    for key in computed[system]:
+        typed = {"pillars": {k: computed["pillars"][k] for k in ("day", "hour")},
+                 system: {k: v for k, v in computed[system].items() if k != key}}
+        result = CliRunner().invoke(chart, ["--chart", "-"], input=json.dumps(typed, ensure_ascii=False))
+        assert result.exit_code in (0, 1, 2) and isinstance(result.exception, (SystemExit, type(None))), \
+            (key, repr(result.exception))
