@@ -22,6 +22,9 @@ from leishen.loaders.schema import Schema, ontology_dir
 
 POLARITIES = ("吉", "凶", "平", "混")
 LOGIC = ("all", "any", "not", "some", "every", "at")
+#: what decides a predicate (its ``decided_by`` in vocabulary.toml); the readings register one evaluator class per
+#: predicate under it (leishen.readings.protocol)
+DECIDED_BY = ("chart", "graph", "rules", "request", "logic")
 TRANSMISSIONS = ("初傳", "中傳", "末傳")  # the slots ``at`` names a transmission by (scope 傳)
 
 
@@ -92,16 +95,54 @@ class Vocabulary:
         return {s for s, d in self.systems.items() if name in d["slots"] or name in d.get("aliases", {})}
 
 
+def row_line(path: Path, table: str, column: str | None = None) -> int:
+    """The 1-based line of a TOML table's header ``[table]`` (or of its *column* key) in *path*; 0 when absent."""
+    header, line = None, 0
+    for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        stripped = text.strip()
+        if stripped.startswith("["):
+            if header is not None:
+                break
+            if stripped.replace('"', "") == f"[{table}]":
+                header = line = n
+        elif header is not None and column and stripped.split("=")[0].strip() == column:
+            return n
+    return line
+
+
+def check_decided_by(predicates: dict, path: Path) -> None:
+    """Every predicate row names what decides it (``decided_by``, one of DECIDED_BY): OntologyError naming the
+    file, the row and the column otherwise."""
+    from leishen.errors import OntologyError
+    for name, pdef in predicates.items():
+        kind = pdef.get("decided_by")
+        if kind not in DECIDED_BY:
+            found = "is missing" if kind is None else f"is {kind!r}"
+            raise OntologyError(f"{vocabulary_row(path, name)}, column decided_by {found}; expected one of "
+                                f"{', '.join(DECIDED_BY)}")
+
+
+def vocabulary_row(path: Path, name: str) -> str:
+    """``FILE:LINE: row predicates.NAME`` of a predicate row of the vocabulary (the line of its decided_by)."""
+    line = row_line(path, f"predicates.{name}", "decided_by")
+    return f"{path}:{line}: row predicates.{name}" if line else f"{path}: row predicates.{name}"
+
+
 @cache
 def _vocabulary(path: Path) -> Vocabulary:
     with path.open("rb") as fh:
         raw = tomllib.load(fh)
+    check_decided_by(raw["predicates"], path)
     return Vocabulary(raw["systems"], raw["scopes"], raw["suffixes"], raw["predicates"])
+
+
+def vocabulary_path() -> Path:
+    return ontology_dir() / "rules" / "vocabulary.toml"
 
 
 def vocabulary() -> Vocabulary:
     """The vocabulary of ``ontology/rules/vocabulary.toml``."""
-    return _vocabulary(ontology_dir() / "rules" / "vocabulary.toml")
+    return _vocabulary(vocabulary_path())
 
 
 class ConditionError(ValueError):
@@ -300,15 +341,17 @@ class _Checker:
         return None
 
 
-def parse_condition(text: str, *, schema: Schema, index: dict, system_hint: str = "liuren") -> tuple[Call, str]:
-    """The checked condition of *text* and its system; ConditionError on any problem."""
+def parse_condition(text: str, *, schema: Schema, index: dict, system_hint: str = "liuren",
+                    vocab: Vocabulary | None = None) -> tuple[Call, str]:
+    """The checked condition of *text* and its system (against *vocab*, by default the vocabulary file's);
+    ConditionError on any problem."""
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as exc:
         raise ConditionError(f"not an expression: {exc.msg}", max((exc.offset or 1) - 1, 0)) from None
     except RecursionError:
         raise ConditionError("nested too deeply") from None
-    checker = _Checker(vocabulary(), schema, index, system_hint)
+    checker = _Checker(vocab or vocabulary(), schema, index, system_hint)
     try:
         call = checker.call(tree.body)
     except ConditionError as exc:  # ast offsets count UTF-8 bytes; report characters

@@ -4,7 +4,7 @@ A rule's condition is compiled once, when the reader is built, into a tree of sm
 per predicate of the vocabulary; the slot names, suffix paths, path templates and fact templates are
 looked up then, not per chart). Three steps, the same on every backend:
 
-1. :meth:`Node.need` walks a condition in every scope instance it may use and grounds each graph
+1. :meth:`Predicate.need` walks a condition in every scope instance it may use and grounds each graph
    predicate (``has`` ``isa`` ``rel`` ``generates`` ``overcomes`` ``same_phase`` ``stage`` ``vigour``
    ``kin``) into a *check* on concrete node ids — a typed path between two nodes, or a reified fact
    with given parts — as the vocabulary defines it. It decides what the chart alone decides
@@ -12,29 +12,65 @@ looked up then, not per chart). Three steps, the same on every backend:
    can change the result or its witnesses (``all`` with a false part needs none);
 2. the backend answers those checks at once (the named query ``rule_checks``: one Cypher query on
    Neo4j, one traversal on NetworkX), each with its witness: the edges that decided it;
-3. :meth:`Node.ev` decides the condition from the chart hops and those answers, and returns the
+3. :meth:`Predicate.ev` decides the condition from the chart hops and those answers, and returns the
    witnesses of the parts that held and the scope instances it held in.
 """
 
 from __future__ import annotations
 
-from leishen.loaders.conditions import Call, Scope, Vocabulary
+from leishen.loaders.conditions import Scope, Vocabulary
 from leishen.readings.bindings import Bindings
-from leishen.readings.graph_leaf import GRAPH_PREDICATES, Graph
-from leishen.readings.pattern_here import PatternHereLeaf
-from leishen.readings.predicates import FAIL, Arg, ChartLeaf, Context, EqLeaf, Node, PatternLeaf, TopicLeaf  # noqa: F401
+from leishen.readings.graph_leaf import Graph  # noqa: F401  (registers the graph predicates)
+from leishen.readings.index import MAX_ALTERNATIVES, At, at_scope, slot_names
+from leishen.readings.pattern_here import PatternHereLeaf  # noqa: F401  (registers pattern_here)
+from leishen.readings.predicates import Arg, Context, Eq  # noqa: F401
+from leishen.readings.protocol import FAIL, Predicate, compile_condition, register  # noqa: F401
+
+AT_SCOPES = ("傳", "宮", "位")  # where ``at`` finds the instance a slot names
 
 
-class All(Node):
+@register
+class All(Predicate):
     """``all``: every part holds. The parts the chart decides are tried before those the graph decides
     (a false one spares the graph's), and the witnesses still come in the condition's order."""
 
     __slots__ = ("subs", "order")
+    names, decided_by = ("all",), "logic"
 
     def __init__(self, subs):
         self.subs = subs
-        order = sorted(range(len(subs)), key=lambda i: cost(subs[i]))
+        order = sorted(range(len(subs)), key=lambda i: subs[i].cost())
         self.order = None if order == sorted(order) else order
+
+    @classmethod
+    def compile(cls, call, vocab, system, sub):
+        return cls([sub(a) for a in call.args])
+
+    def need_inputs(self, args):
+        return _sum_inputs(self.subs, args)
+
+    @classmethod
+    def keys(cls, call, k):
+        """One alternative of each part that has keys, combined where they bind in the same place (while the
+        product stays within MAX_ALTERNATIVES); else the part with the fewest alternatives."""
+        found = [x for x in (k.of(c) for c in call.args) if x]
+        by_where: dict = {}  # parts whose alternatives all bind in the same place
+        for alts in found:
+            places = {where for where, _ in alts}
+            if len(places) == 1:
+                by_where.setdefault(places.pop(), []).append(alts)
+        if by_where:
+            scope = k.scope
+            where = scope if scope in by_where else None if None in by_where else next(iter(by_where))
+            if where is not None and where != scope:  # separate some() of a scope: separate instances
+                return min(by_where[where], key=len)
+            combined = [(where, frozenset())]
+            for alts in by_where[where]:  # every part must hold: one alternative of each, together
+                product = [(where, p | q) for _, p in combined for _, q in alts]
+                if len(product) <= MAX_ALTERNATIVES:
+                    combined = product
+            return combined if combined[0][1] else by_where[where][0]
+        return min(found, key=len) if found else None
 
     def ev(self, env, ctx, answers):
         wits, inst = [], []
@@ -65,11 +101,38 @@ class All(Node):
         return self.subs
 
 
-class Any(Node):
+def _sum_inputs(subs, args: list) -> int | None:
+    """The graph predicates the parts ground, each adding the arguments it reads; None when one is not pure."""
+    total = 0
+    for sub in subs:
+        got = sub.need_inputs(args)
+        if got is None:
+            return None
+        total += got
+    return total
+
+
+@register
+class Any(Predicate):
+    """``any``: the first part that holds gives the witnesses."""
+
     __slots__ = ("subs",)
+    names, decided_by = ("any",), "logic"
 
     def __init__(self, subs):
         self.subs = subs
+
+    @classmethod
+    def compile(cls, call, vocab, system, sub):
+        return cls([sub(a) for a in call.args])
+
+    def need_inputs(self, args):
+        return _sum_inputs(self.subs, args)
+
+    @classmethod
+    def keys(cls, call, k):
+        found = [k.of(c) for c in call.args]
+        return [alt for alts in found for alt in alts] if found and all(found) else None
 
     def ev(self, env, ctx, answers):
         for sub in self.subs:
@@ -85,17 +148,26 @@ class Any(Node):
         return self.subs
 
 
-class Not(Node):
+@register
+class Not(Predicate):
     """``not``: the part does not hold, of slots the chart binds (a slot it reads unbound — 天 of 中五, 本命
     without a birth year — leaves the part undecided, so ``not`` does not hold either). Its witnesses are the
     chains of the slots the part reads (those it examined and found wanting), so a finding that holds by an
     absence still starts at the chart's slots."""
 
     __slots__ = ("sub", "args")
+    names, decided_by = ("not",), "logic"
 
     def __init__(self, sub):
         self.sub = sub
-        self.args = _slot_args(sub)
+        self.args = sub.slot_args()
+
+    @classmethod
+    def compile(cls, call, vocab, system, sub):
+        return cls(sub(call.args[0]))
+
+    def need_inputs(self, args):
+        return self.sub.need_inputs(args)
 
     def ev(self, env, ctx, answers):
         b = ctx.bindings
@@ -119,23 +191,63 @@ class Not(Node):
         return (self.sub,)
 
 
-class Ranging(Node):
+@register
+class Ranging(Predicate):
     """``some`` / ``every`` / ``at``: the body in the instances of a scope (``at``: the one instance a
     slot names — a transmission by name, a palace or earth position by its value)."""
 
     __slots__ = ("pred", "scope", "head", "body", "lead")
+    names, decided_by = ("some", "every", "at"), "logic"
 
-    def __init__(self, pred: str, head, body: Node, vocab: Vocabulary):
+    def __init__(self, pred: str, head, body: Predicate | None, vocab: Vocabulary):
         self.pred, self.body = pred, body
         self.scope = head.name if isinstance(head, Scope) else None
         self.head = None if self.scope else (head, Arg(head, vocab))
         self.lead = _leading_eq(body, self.scope, vocab) if pred == "some" and self.scope else None
-        inputs = _need_inputs(body)
+        inputs = _need_inputs(body) if body is not None else None
         if inputs is not None:
             self.body = Remembered(body, inputs)
 
+    @classmethod
+    def compile(cls, call, vocab, system, sub):
+        return cls(call.pred, call.args[0], sub(call.args[1]), vocab)
+
     def parts(self):
         return (self.body,)
+
+    def reads(self, rd):
+        """Which instances the scope has (``at``: of 傳 宮 位, and the head slot with the 寄宮 a stem names),
+        and what the body reads in them."""
+        if self.scope is not None:
+            rd.atom(("inst", self.scope))
+            inner = (self.scope,)
+        else:
+            rd.arg(self.head[1])
+            rd.slot("寄宮")
+            for scope in AT_SCOPES:
+                rd.atom(("inst", scope))
+            inner = AT_SCOPES
+        self.body.reads(rd.inner(inner))
+
+    @classmethod
+    def keys(cls, call, k):
+        """``some``: the body's keys in the scope's instances; ``at``: those of the one instance it names."""
+        head, body = call.args
+        if k.scope is not None or call.pred == "every":
+            return None
+        if call.pred == "some":
+            return k.of(body, head.name)
+        named = at_scope(head, slot_names(body), k.locals_of)
+        alts = k.of(body, named) if named else None
+        return None if alts is None else [
+            (None, pairs if where is None else frozenset((At(head, slot), v) for slot, v in pairs))
+            for where, pairs in alts]
+
+    def slot_args(self):
+        return [self.head[1]] if self.head is not None else []
+
+    def cost(self):
+        return self.body.cost() * (1 if self.head is not None or self.lead is not None else 9)
 
     def instances(self, env: dict, ctx: Context) -> list[tuple[str, dict]]:
         """The instances the body is tried in. ``some`` whose body needs ``eq(local, X)`` tries only the
@@ -178,18 +290,7 @@ class Ranging(Node):
         return need_first(parts, ctx, out)
 
 
-def cost(node: Node) -> int:
-    """How much a node costs to decide, to order the parts of an ``all``: a leaf the chart or the request
-    decides 1, a graph predicate 4, a logic node the sum of its parts, a range over a scope its body's
-    times the instances it may try."""
-    if isinstance(node, Graph):
-        return 4
-    if isinstance(node, Ranging):
-        return cost(node.body) * (1 if node.head is not None or node.lead is not None else 9)
-    return sum(cost(p) for p in node.parts()) if node.parts() else 1
-
-
-class Remembered(Node):
+class Remembered(Predicate):
     """A scope's body whose collected checks depend only on the values its arguments stand for (graph
     predicates, ``eq`` ``among`` ``same``, no pattern, topic, ``over``, ``void`` or inner scope): its
     ``need`` — the three-valued result and the checks it adds — is kept by those values, across
@@ -198,7 +299,7 @@ class Remembered(Node):
     __slots__ = ("node", "inputs", "kept")
     LIMIT = 4096  # values kept per body
 
-    def __init__(self, node: Node, inputs: list):
+    def __init__(self, node: Predicate, inputs: list):
         self.node, self.inputs, self.kept = node, inputs, {}
 
     def ev(self, env, ctx, answers):
@@ -220,52 +321,20 @@ class Remembered(Node):
         return found[0]
 
 
-def _need_inputs(node: Node) -> list | None:
+def _need_inputs(node: Predicate) -> list | None:
     """The arguments a body's ``need`` reads, when nothing else decides it and it grounds two graph
     predicates or more (else None: not worth keeping)."""
-    args, graphs = [], [0]
-
-    def walk(n) -> bool:
-        if isinstance(n, Graph):
-            graphs[0] += 1
-            args.extend(n.inputs)
-            return True
-        if isinstance(n, ChartLeaf) and n.pred in ("eq", "among", "same"):
-            args.extend(a for a in (n.first, n.second) if a is not None and a.slot is not None)
-            return True
-        if isinstance(n, (All, Any)):
-            return all(walk(x) for x in n.subs)
-        if isinstance(n, Not):
-            return walk(n.sub)
-        return False
-
-    if not walk(node) or graphs[0] < 2:
+    args: list = []
+    graphs = node.need_inputs(args)
+    if graphs is None or graphs < 2:
         return None
     unique = {(a.local, a.name, a.path): a for a in args}
     return list(unique.values())
 
 
-def _slot_args(node: Node) -> list:
-    """The slot arguments a condition reads outside any inner scope (whose locals are bound per instance),
-    each once, in the condition's order."""
-    if isinstance(node, Ranging):
-        return [node.head[1]] if node.head is not None else []
-    if isinstance(node, Graph):
-        found = list(node.ends)
-    elif isinstance(node, ChartLeaf):
-        found = [node.first] + ([node.second] if node.second is not None else [])
-    else:
-        found = [a for part in node.parts() for a in _slot_args(part)]
-    unique: dict = {}
-    for a in found:
-        if a.slot is not None:
-            unique.setdefault((a.local, a.name, a.path), a)
-    return list(unique.values())
-
-
-def chart_decides(node: Node) -> bool:
+def chart_decides(node: Predicate) -> bool:
     """Whether the chart and the request alone decide a condition (no graph predicate, no pattern)."""
-    return not isinstance(node, (Graph, PatternLeaf)) and all(chart_decides(p) for p in node.parts())
+    return node.chart_decided()
 
 
 def need_every(parts: list, ctx: Context, out: set) -> bool | None:
@@ -295,12 +364,12 @@ def need_first(parts: list, ctx: Context, out: set) -> bool | None:
     return result
 
 
-def _leading_eq(body: Node, scope: str, vocab: Vocabulary) -> tuple[str, frozenset] | None:
+def _leading_eq(body: Predicate, scope: str, vocab: Vocabulary) -> tuple[str, frozenset] | None:
     """(local slot, values) when the body of a ``some`` over *scope* is, or is an ``all`` with a part that
     is, ``eq`` / ``among`` of one of the scope's own slots (no suffix): the body fails in every instance
     that does not bind the slot to one of the values."""
     for part in (body.subs if isinstance(body, All) else (body,)):
-        if isinstance(part, ChartLeaf) and part.pred in ("eq", "among") and part.first.slot is not None \
+        if isinstance(part, Eq) and part.first.slot is not None \
                 and not part.first.path and part.first.local in vocab.scopes[scope]["locals"]:
             return part.first.local, part.wanted
     return None
@@ -311,43 +380,3 @@ def _scope_key(value, b: Bindings):
         lodge = b.slots.get("寄宮")
         return lodge.value if lodge else None
     return value
-
-
-def compile_condition(call: Call, vocab: Vocabulary, system: str | None = None, interned: dict | None = None) -> Node:
-    """The evaluator tree of a parsed condition (see :mod:`leishen.loaders.conditions`) of a rule of
-    *system* (``void`` tests that system's void; None: the void of any system the chart has). With
-    *interned*, equal conditions (and equal parts of conditions) of the same system are compiled once,
-    into the same node, so what is kept per node (the graph predicates' memo, the checks of a scope's
-    body) is shared by every rule that has them."""
-    if interned is None:
-        return _compile(call, vocab, system, None)
-    key = (call, system)
-    found = interned.get(key)
-    if found is None:
-        found = interned[key] = _compile(call, vocab, system, interned)
-    return found
-
-
-def _compile(call: Call, vocab: Vocabulary, system: str | None, interned: dict | None) -> Node:
-    pred, args = call.pred, call.args
-    if pred == "all":
-        return All([compile_condition(a, vocab, system, interned) for a in args])
-    if pred == "any":
-        return Any([compile_condition(a, vocab, system, interned) for a in args])
-    if pred == "not":
-        return Not(compile_condition(args[0], vocab, system, interned))
-    if pred in ("some", "every", "at"):
-        return Ranging(pred, args[0], compile_condition(args[1], vocab, system, interned), vocab)
-    if pred in GRAPH_PREDICATES:
-        return Graph(call, vocab)
-    if pred == "pattern":
-        return PatternLeaf(call, system)
-    if pred == "pattern_here":
-        return PatternHereLeaf(call, system)
-    if pred == "topic":
-        return TopicLeaf(call)
-    if pred in ("eq", "among"):
-        return EqLeaf(call, vocab, system)
-    if pred in ("same", "over", "void"):
-        return ChartLeaf(call, vocab, system)
-    raise ValueError(f"no evaluator for predicate {pred!r}")

@@ -6,19 +6,23 @@ backend's answers. See :mod:`leishen.readings.evaluate`.
 
 from __future__ import annotations
 
-from leishen.loaders.conditions import Call, Rel, Slot, Vocabulary
+from leishen.loaders.conditions import Call, Rel, Slot, Sym, Vocabulary
 from leishen.readings.bindings import Bindings
-from leishen.readings.predicates import FAIL, Arg, Context, Node, follow
+from leishen.readings.predicates import Arg, Context, follow
+from leishen.readings.protocol import FAIL, Predicate, register_templated, unique_args
 
 SYMMETRIC = frozenset(("CLASHES", "COMBINES", "HARMS", "BREAKS", "STEM_COMBINES"))
-GRAPH_PREDICATES = ("has", "isa", "rel", "generates", "overcomes", "same_phase", "stage", "vigour", "kin")
 
 
-class Graph(Node):
+@register_templated
+class Graph(Predicate):
     """A graph predicate: grounded into checks on node ids (a typed path, or a reified fact with given
-    parts), decided by the backend's answers; the witness starts with the chart hops of its slot."""
+    parts), decided by the backend's answers; the witness starts with the chart hops of its slot. Every
+    vocabulary row ``decided_by = "graph"`` with a ``path`` or a ``fact`` template is one of these."""
 
-    __slots__ = ("pred", "ends", "rel", "template", "spec", "parts", "via", "slot_args", "_checks", "inputs", "end_inputs")
+    __slots__ = ("pred", "ends", "rel", "template", "spec", "fact_parts", "via", "witness_args", "_checks", "inputs",
+                 "end_inputs")
+    decided_by = "graph"
 
     def __init__(self, call: Call, vocab: Vocabulary):
         pdef = vocab.predicates[call.pred]
@@ -26,19 +30,60 @@ class Graph(Node):
         self.ends = [Arg(a, vocab) for a in call.args if not isinstance(a, Rel)]
         self.rel = next((x for x in call.args if isinstance(x, Rel)), None)
         self.template, self.spec = pdef.get("path"), pdef.get("fact")
-        self.parts, self.via, named = [], (), []
+        self.fact_parts, self.via, named = [], (), []
         if self.spec is not None:
             varargs = len(pdef["args"]) - 1 if pdef["args"][-1].endswith("*") else None
-            self.parts = [self._part(self.spec[k], varargs, vocab) for k in ("subject", "object", "value")]
+            self.fact_parts = [self._part(self.spec[k], varargs, vocab) for k in ("subject", "object", "value")]
             self.via = tuple((s.lstrip("~"), "in" if s.startswith("~") else "out")
                              for s in self.spec.get("subject_via", ()))
-            named = [a for k, part in zip(("subject", "object"), self.parts)  # chart slots the definition names
+            named = [a for k, part in zip(("subject", "object"), self.fact_parts)  # chart slots the definition names
                      if not str(self.spec[k]).startswith("$") for a in part]
-        self.slot_args = [a for a in self.ends if a.slot is not None] + named  # witnesses start / end here
+        self.witness_args = [a for a in self.ends if a.slot is not None] + named  # witnesses start / end here
         self._checks: dict = {}
-        every = {id(a): a for a in (*self.ends, *(a for part in self.parts for a in part))}
+        every = {id(a): a for a in (*self.ends, *(a for part in self.fact_parts for a in part))}
         self.inputs = [a for a in every.values() if a.slot is not None]  # what a result depends on
         self.end_inputs = [i for i, a in enumerate(self.inputs) if any(a is e for e in self.ends)]
+
+    @classmethod
+    def compile(cls, call, vocab, system, sub):
+        return cls(call, vocab)
+
+    def reads(self, rd):
+        for a in self.inputs:
+            rd.arg(a)
+
+    def need_inputs(self, args):
+        args.extend(self.inputs)
+        return 1
+
+    @classmethod
+    def keys(cls, call, k):
+        """``has(X, R, N)`` / ``isa(X, N)`` need X among the nodes with such an edge to N (a slot with suffixes: a
+        derived pair); a functional predicate (a fact whose last argument is its qualifier's value: ``stage``,
+        ``kin``) needs the derived pair (the predicate without its value, the value)."""
+        pred, args = call.pred, call.args
+        if pred in ("has", "isa") and isinstance(args[0], Slot) and k.sources is not None:
+            rel, node = (args[1], args[2]) if pred == "has" else (None, args[1])
+            if isinstance(node, Sym) and (rel is None or not rel.reverse):
+                nodes = k.sources.get((rel.type if rel else "MEMBER_OF", node.id))
+                if nodes:
+                    where = k.scope if k.scope and args[0].name in k.locals_of[k.scope] else None
+                    slot = args[0] if args[0].path else args[0].name
+                    return [(where, frozenset({(slot, x)})) for x in sorted(nodes)]
+            return None
+        if pred in k.functional and all(isinstance(a, Slot) for a in args[:-1]) and isinstance(args[-1], Sym):
+            local = k.scope is not None and any(a.name in k.locals_of[k.scope] for a in args[:-1])
+            return [(k.scope if local else None, frozenset({(Call(pred, args[:-1]), args[-1].id)}))]
+        return None
+
+    def slot_args(self):
+        return unique_args(self.ends)
+
+    def cost(self):
+        return 4
+
+    def chart_decided(self):
+        return False
 
     def _part(self, ref: str, varargs: int | None, vocab: Vocabulary) -> list[Arg]:
         """The arguments a fact-template part names: ``$N`` (all the rest for a varargs one), or a slot."""
@@ -59,7 +104,7 @@ class Graph(Node):
             if found is None:
                 found = self._checks[key] = [("path", a, self._steps(a, z, ctx.labels), z)]
             return found
-        subject, obj, values = (tuple([x.value(env, b) for x in part]) for part in self.parts)
+        subject, obj, values = (tuple([x.value(env, b) for x in part]) for part in self.fact_parts)
         key = (subject, obj, values)
         found = self._checks.get(key)
         if found is None:
@@ -185,7 +230,7 @@ class Graph(Node):
     def _ends(self, env: dict, b: Bindings, hops: list) -> tuple:
         """(the chain of the slot a graph witness starts from, or None; the slot it ends at, or None). The
         slots are the predicate's arguments and the chart slots its definition names (kin: 日干)."""
-        slots = [(a.slot, a.bound(env, b)) for a in self.slot_args]
+        slots = [(a.slot, a.bound(env, b)) for a in self.witness_args]
         start = next((bd.chain for _, bd in slots if bd and bd.value == hops[0][0]), None)
         end = next((str(s) for s, bd in slots if bd and bd.value == hops[-1][2] and len(bd.chain) == 1), None)
         return start, end

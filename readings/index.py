@@ -10,10 +10,11 @@ taken where the condition cannot hold without it (a test evaluates every rule un
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from leishen.loaders.conditions import TRANSMISSIONS, Call, Scope, Slot, Sym
+from leishen.loaders.conditions import TRANSMISSIONS, Call, Slot
 from leishen.readings.predicates import Arg
+from leishen.readings.protocol import predicate_class
 
 
 MAX_ALTERNATIVES = 64  # an all() of alternatives is combined only while it stays this small
@@ -27,63 +28,25 @@ def necessary_keys(call: Call, locals_of: dict, scope: str | None = None, source
     slot names (a chart-level slot inside a scope is a chart-level pair); *sources* maps (relation type,
     node) to the nodes with such an edge to it, so ``has(X, R, N)`` / ``isa(X, N)`` need X among them;
     a predicate in *functional* (a reified fact whose last argument is the qualifier's value: ``stage``,
-    ``kin``) needs the derived pair (the predicate without its value, the value)."""
-    pred, args = call.pred, call.args
-    if pred in ("has", "isa") and isinstance(args[0], Slot) and sources is not None:
-        rel, node = (args[1], args[2]) if pred == "has" else (None, args[1])
-        if isinstance(node, Sym) and (rel is None or not rel.reverse):
-            nodes = sources.get((rel.type if rel else "MEMBER_OF", node.id))
-            if nodes:  # a slot with suffixes: a derived pair (slot, node)
-                where = scope if scope and args[0].name in locals_of[scope] else None
-                slot = args[0] if args[0].path else args[0].name
-                return [(where, frozenset({(slot, x)})) for x in sorted(nodes)]
-        return None
-    if pred in ("eq", "among") and isinstance(args[0], Slot):
-        if all(isinstance(a, Sym) for a in args[1:]):  # a slot with suffixes: a derived pair (slot, node)
-            where = scope if scope and args[0].name in locals_of[scope] else None
-            slot = args[0] if args[0].path else args[0].name
-            return [(where, frozenset({(slot, a.id)})) for a in args[1:]]
-        return None
-    if pred in functional and all(isinstance(a, Slot) for a in args[:-1]) and isinstance(args[-1], Sym):
-        local = scope is not None and any(a.name in locals_of[scope] for a in args[:-1])
-        return [(scope if local else None, frozenset({(Call(pred, args[:-1]), args[-1].id)}))]
-    if pred in ("over", "same") and isinstance(args[0], Slot):  # decided by the chart: a derived pair
-        local = scope is not None and any(isinstance(a, Slot) and a.name in locals_of[scope] for a in args)
-        return [(scope if local else None, frozenset({(call, True)}))]
-    if pred == "pattern" and patterns:  # found by its REQUIRES rules, or named by the engine as the 課體
-        return [(None, frozenset({("pattern", args[0].id)})), (None, frozenset({("課體", args[0].id)}))]
-    if pred == "pattern_here" and patterns:  # (a Qimen palace's: no 課體)
-        return [(None, frozenset({("pattern", args[0].id)}))]
-    if pred == "all":
-        found = [k for k in (necessary_keys(c, locals_of, scope, sources, patterns, functional) for c in args) if k]
-        by_where: dict = {}  # parts whose alternatives all bind in the same place
-        for alts in found:
-            places = {where for where, _ in alts}
-            if len(places) == 1:
-                by_where.setdefault(places.pop(), []).append(alts)
-        if by_where:
-            where = scope if scope in by_where else None if None in by_where else next(iter(by_where))
-            if where is not None and where != scope:  # separate some() of a scope: separate instances
-                return min(by_where[where], key=len)
-            combined = [(where, frozenset())]
-            for alts in by_where[where]:  # every part must hold: one alternative of each, together
-                product = [(where, p | q) for _, p in combined for _, q in alts]
-                if len(product) <= MAX_ALTERNATIVES:
-                    combined = product
-            return combined if combined[0][1] else by_where[where][0]
-        return min(found, key=len) if found else None
-    if pred == "any":
-        found = [necessary_keys(c, locals_of, scope, sources, patterns, functional) for c in args]
-        return [alt for alts in found for alt in alts] if found and all(found) else None
-    if pred == "some" and isinstance(args[0], Scope) and scope is None:
-        return necessary_keys(args[1], locals_of, args[0].name, sources, patterns, functional)
-    if pred == "at" and scope is None:  # the pairs of its scope hold in the one instance it names
-        named = _at_scope(args[0], _slot_names(args[1]), locals_of)
-        alts = necessary_keys(args[1], locals_of, named, sources, patterns, functional) if named else None
-        return None if alts is None else [
-            (None, pairs if where is None else frozenset((At(args[0], slot), v) for slot, v in pairs))
-            for where, pairs in alts]
-    return None
+    ``kin``) needs the derived pair (the predicate without its value, the value). Each predicate's class
+    says its own keys (:meth:`~leishen.readings.protocol.Predicate.keys`)."""
+    return Keys(locals_of, scope, sources, patterns, functional).of(call, scope)
+
+
+@dataclass(frozen=True)
+class Keys:
+    """What a predicate class reads its necessary keys with (see :func:`necessary_keys`)."""
+
+    locals_of: dict
+    scope: str | None
+    sources: dict | None
+    patterns: bool
+    functional: frozenset
+
+    def of(self, call: Call, scope: object = ...) -> list | None:
+        """The necessary keys of *call*, in *scope* (by default this one's)."""
+        here = self if scope is ... or scope == self.scope else replace(self, scope=scope)
+        return predicate_class(call.pred).keys(call, here)
 
 
 @dataclass(frozen=True)
@@ -95,18 +58,18 @@ class At:
     key: object
 
 
-def _slot_names(call: Call) -> set[str]:
+def slot_names(call: Call) -> set[str]:
     """The names of the slots a condition mentions."""
     names = set()
     for a in call.args:
         if isinstance(a, Slot):
             names.add(a.name)
         elif isinstance(a, Call):
-            names |= _slot_names(a)
+            names |= slot_names(a)
     return names
 
 
-def _at_scope(head: Slot, names: set[str], locals_of: dict) -> str | None:
+def at_scope(head: Slot, names: set[str], locals_of: dict) -> str | None:
     """The scope whose instance ``at(head, …)`` names, as the evaluation finds it: a transmission by its
     name; else a palace (宮) or an earth position (位), told apart by a local slot only one of them has
     (None when the body names none)."""

@@ -23,13 +23,8 @@ import threading
 from dataclasses import replace
 from operator import itemgetter
 
-from leishen.loaders.conditions import Slot
-from leishen.readings.evaluate import All, Any, Not, Ranging, Remembered
-from leishen.readings.graph_leaf import Graph
-from leishen.readings.pattern_here import PatternHereLeaf
-from leishen.readings.predicates import Arg, ChartLeaf, PatternLeaf, TopicLeaf
+from leishen.readings.predicates import Arg, slot_arg
 
-AT_SCOPES = ("傳", "宮", "位")  # where ``at`` finds the instance a slot names
 _first = itemgetter(0)
 LIMIT = 400_000  # outcomes kept in all, about 100 MB (then every group forgets, with the values' numbers)
 
@@ -38,81 +33,58 @@ class Unread(Exception):
     """A node whose reads are not known: its rule is evaluated in every reading."""
 
 
-def reads_of(node, locals_of: dict, cases_of, stack: tuple = (), out: dict | None = None) -> dict:
-    """atom → a compiled :class:`Arg` that reads it (None for atoms that are not one slot): everything
-    the evaluation of *node* can read of a chart (over-approximated: a slot that may be read is an atom).
-    *cases_of(system, P)* gives the REQUIRES trees of P's cases (``pattern_here`` reads them)."""
-    out = {} if out is None else out
-    if isinstance(node, (All, Any)):
-        for sub in node.subs:
-            reads_of(sub, locals_of, cases_of, stack, out)
-    elif isinstance(node, (Not, Remembered)):
-        reads_of(node.sub if isinstance(node, Not) else node.node, locals_of, cases_of, stack, out)
-    elif isinstance(node, Ranging):
-        _ranging_reads(node, locals_of, cases_of, stack, out)
-    elif isinstance(node, Graph):
-        for a in node.inputs:
-            _arg_reads(a, locals_of, stack, out)
-    elif isinstance(node, ChartLeaf):
-        for a in (node.first, node.second):
-            if a is not None:
-                _arg_reads(a, locals_of, stack, out)
-        if node.pred == "void":
-            for name in node.voids:
-                _arg_reads(_slot_arg(name), locals_of, (), out)
-        elif node.pred == "over":  # the earth under the first argument's value
-            _arg_reads(node.first, locals_of, stack, out, kind="below")
+class Reads:
+    """The collector a compiled condition tells what it reads of a chart (:meth:`Predicate.reads`): atoms, each
+    with a compiled :class:`Arg` that reads it (None for atoms that are not one slot); over-approximated (a slot
+    that may be read is an atom). *stack*: the scopes enclosing the node (a local slot is read in each that has
+    it); *cases_of(system, P)*: the REQUIRES trees of P's cases (``pattern_here`` reads them)."""
+
+    __slots__ = ("locals_of", "cases", "stack", "out")
+
+    def __init__(self, locals_of: dict, cases_of, stack: tuple = (), out: dict | None = None):
+        self.locals_of, self.cases, self.stack = locals_of, cases_of, stack
+        self.out = {} if out is None else out
+
+    def atom(self, atom: tuple, arg: Arg | None = None) -> None:
+        self.out.setdefault(atom, arg)
+
+    def slot(self, name: str) -> None:
+        """The chart-level slot *name*, outside any scope."""
+        self.top().arg(slot_arg(name))
+
+    def arg(self, a: Arg, kind: str = "") -> None:
+        """The atoms a slot argument reads: the chart-level slot (an instance's local falls back to it) and
+        the local in every enclosing scope that has one of its name; ``上`` of a stem also reads 寄宮 and 日干.
+        *kind* ``below``: the earth position under its value instead (``over``)."""
+        if a.slot is None:
+            return
+        path = tuple(a.path)
+        self.atom((kind or "slot", a.name, path), a)
+        for level in self.stack:
+            for ref in level:
+                if a.local in self.locals_of.get(ref, ()):
+                    self.atom(("local" + kind, ref, a.local, a.name, path), a)
+        if "上" in path:
             for name in ("寄宮", "日干"):
-                _arg_reads(_slot_arg(name), locals_of, (), out)
-    elif isinstance(node, PatternHereLeaf):
-        out[("pattern", node.system, node.id)] = None
-        _arg_reads(_slot_arg("宮"), locals_of, stack, out)
-        for tree in cases_of(node.system, node.id):
-            reads_of(tree, locals_of, cases_of, (), out)
-    elif isinstance(node, PatternLeaf):
-        out[("pattern", node.system, node.id)] = None
-        if node.system in (None, "liuren"):
-            _arg_reads(_slot_arg("課體"), locals_of, (), out)
-    elif not isinstance(node, TopicLeaf):  # (the topic is part of the reading scope)
+                self.atom(("slot", name, ()), slot_arg(name))
+
+    def inner(self, scopes: tuple) -> "Reads":
+        """The collector inside a scope over *scopes* (one, or the scopes ``at`` may name)."""
+        return Reads(self.locals_of, self.cases, (*self.stack, scopes), self.out)
+
+    def top(self) -> "Reads":
+        return Reads(self.locals_of, self.cases, (), self.out)
+
+    def unread(self, node) -> None:
         raise Unread(type(node).__name__)
-    return out
 
 
-def _ranging_reads(node: Ranging, locals_of: dict, cases_of, stack: tuple, out: dict) -> None:
-    if node.scope is not None:
-        out[("inst", node.scope)] = None
-        inner = (node.scope,)
-    else:  # at: the head slot names an instance of 傳, 宮 or 位 (a stem: by its 寄宮)
-        _arg_reads(node.head[1], locals_of, stack, out)
-        _arg_reads(_slot_arg("寄宮"), locals_of, (), out)
-        for scope in AT_SCOPES:
-            out[("inst", scope)] = None
-        inner = AT_SCOPES
-    reads_of(node.body, locals_of, cases_of, (*stack, inner), out)
-
-
-def _slot_arg(name: str) -> Arg:
-    """A compiled argument for the chart slot *name*."""
-    arg = Arg.__new__(Arg)
-    arg.slot, arg.sym, arg.local, arg.name, arg.path = Slot(name), None, name, name, ()
-    return arg
-
-
-def _arg_reads(a: Arg, locals_of: dict, stack: tuple, out: dict, kind: str = "") -> None:
-    """The atoms a slot argument reads: the chart-level slot (an instance's local falls back to it) and
-    the local in every enclosing scope that has one of its name; ``上`` of a stem also reads 寄宮 and 日干.
-    *kind* ``below``: the earth position under its value instead (``over``)."""
-    if a.slot is None:
-        return
-    path = tuple(a.path)
-    out.setdefault((kind or "slot", a.name, path), a)
-    for level in stack:
-        for ref in level:
-            if a.local in locals_of.get(ref, ()):
-                out.setdefault(("local" + kind, ref, a.local, a.name, path), a)
-    if "上" in path:
-        for name in ("寄宮", "日干"):
-            out.setdefault(("slot", name, ()), _slot_arg(name))
+def reads_of(node, locals_of: dict, cases_of) -> dict:
+    """atom → a compiled :class:`Arg` that reads it (None for atoms that are not one slot): everything the
+    evaluation of *node* can read of a chart, as each predicate class says (:class:`Reads`)."""
+    rd = Reads(locals_of, cases_of)
+    node.reads(rd)
+    return rd.out
 
 
 def atom_value(atom: tuple, arg: Arg | None, b):
@@ -176,7 +148,7 @@ class Recall:
                 fact = self.r.facts[rule.fact]
                 for end in (fact.subject, fact.object):
                     if end in self.concept_slot:
-                        found.setdefault(("slot", self.concept_slot[end], ()), _slot_arg(self.concept_slot[end]))
+                        found.setdefault(("slot", self.concept_slot[end], ()), slot_arg(self.concept_slot[end]))
             self._reads[rule.fact] = found
         return found
 

@@ -11,16 +11,30 @@ palace (made as the reading makes a pattern's walks), so its evidence shows the 
 
 from __future__ import annotations
 
-from leishen.readings.predicates import FAIL, Context, Node, PatternLeaf
+from leishen.readings.predicates import Context, PatternLeaf, slot_arg
+from leishen.readings.protocol import FAIL, Predicate, register
 
 EVERY = None  # the key of a case that holds in every palace
 
 
+@register
 class PatternHereLeaf(PatternLeaf):
     """``pattern_here(P)`` inside a scope over 宮: P holds (as ``pattern(P)``) and one of its cases holds in
     this palace."""
 
     __slots__ = ()
+    names = ("pattern_here",)
+
+    def reads(self, rd):
+        """The pattern, the palace of the instance, and everything its cases' REQUIRES rules read."""
+        rd.atom(("pattern", self.system, self.id))
+        rd.arg(slot_arg("宮"))
+        for tree in rd.cases(self.system, self.id):
+            tree.reads(rd.top())
+
+    @classmethod
+    def keys(cls, call, k):  # (a Qimen palace's: no 課體)
+        return [(None, frozenset({("pattern", call.args[0].id)}))] if k.patterns else None
 
     def ev(self, env, ctx, answers):
         walks = ctx.patterns.get((self.system, self.id))
@@ -106,7 +120,7 @@ def _case_palaces(case: list, ctx: Context, answers) -> dict:
     return {p: sorted(chart + found, key=lambda r: order[id(r[0])]) for p, found in local.items()}
 
 
-def _tree_palaces(tree: Node, ctx: Context, answers) -> dict | None:
+def _tree_palaces(tree: Predicate, ctx: Context, answers) -> dict | None:
     """palace id → (True, witnesses, instances) where a REQUIRES rule over 宮 holds, in scope order; None for a
     rule that names no palace."""
     if not (hasattr(tree, "instances") and tree.pred in ("some", "at")):

@@ -1,7 +1,8 @@
 """The leaves of a compiled condition the chart, the request or the patterns found decide (``eq``
 ``among`` ``same`` ``over`` ``void`` ``topic`` ``pattern``; the graph's are in
-:mod:`leishen.readings.graph_leaf`), with the :class:`Context` they are evaluated against, the compiled
-slot arguments and the chart hops slot suffixes follow. See :mod:`leishen.readings.evaluate`.
+:mod:`leishen.readings.graph_leaf`), each a :class:`~leishen.readings.protocol.Predicate`, with the
+:class:`Context` they are evaluated against, the compiled slot arguments and the chart hops slot suffixes
+follow. See :mod:`leishen.readings.evaluate`.
 """
 
 from __future__ import annotations
@@ -10,8 +11,7 @@ from dataclasses import dataclass, field
 
 from leishen.loaders.conditions import Call, Slot, Sym, Vocabulary
 from leishen.readings.bindings import LODGES, PLATE_OVER, RIDDEN_BY, Bindings, Bound
-
-FAIL = (False, [], [])
+from leishen.readings.protocol import FAIL, Predicate, register, unique_args
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,35 +134,32 @@ class Arg:
         return None if bound is None else bound.value
 
 
-class Node:
-    """A compiled condition: ``ev`` decides it, ``need`` collects the checks that decide it."""
-
-    __slots__ = ()
-
-    def ev(self, env: dict, ctx: Context, answers) -> tuple[bool, list, list]:
-        raise NotImplementedError
-
-    def need(self, env: dict, ctx: Context, out: set) -> bool | None:
-        return self.ev(env, ctx, {})[0]
-
-    def parts(self) -> tuple:
-        """The nodes this one combines (none for a leaf)."""
-        return ()
+def slot_arg(name: str) -> Arg:
+    """A compiled argument for the chart slot *name* (no suffix, no alias)."""
+    arg = Arg.__new__(Arg)
+    arg.slot, arg.sym, arg.local, arg.name, arg.path = Slot(name), None, name, name, ()
+    return arg
 
 
 def _chain(bound: Bound | None) -> list:
     return [bound.chain] if bound else []
 
 
-class PatternLeaf(Node):
+@register
+class PatternLeaf(Predicate):
     """``pattern(P)``: P was found by the REQUIRES rules of the rule's own system (a name two systems share,
     伏吟, is two patterns: the Liu Ren 伏吟 is not the Qimen one), or, in a Liu Ren rule, the engine named
     it as the 課體. *system* None (a condition tested without one): found in any system."""
 
     __slots__ = ("id", "system")
+    names, decided_by = ("pattern",), "rules"
 
     def __init__(self, call: Call, system: str | None = None):
         self.id, self.system = call.args[0].id, system
+
+    @classmethod
+    def compile(cls, call, vocab, system, sub):
+        return cls(call, system)
 
     def ev(self, env, ctx, answers):
         if self.system is not None:
@@ -181,75 +178,73 @@ class PatternLeaf(Node):
             return None
         return self.ev(env, ctx, {})[0]
 
+    def reads(self, rd):
+        rd.atom(("pattern", self.system, self.id))
+        if self.system in (None, "liuren"):
+            rd.slot("課體")
 
-class TopicLeaf(Node):
+    @classmethod
+    def keys(cls, call, k):  # found by its REQUIRES rules, or named by the engine as the 課體
+        if not k.patterns:
+            return None
+        return [(None, frozenset({("pattern", call.args[0].id)})), (None, frozenset({("課體", call.args[0].id)}))]
+
+    def chart_decided(self):
+        return False
+
+
+@register
+class TopicLeaf(Predicate):
     """``topic(T)``: the reading asks T or a sub-topic of T (``ctx.topics``), or every topic at once (``*``)."""
 
     __slots__ = ("id",)
+    names, decided_by = ("topic",), "request"
 
     def __init__(self, call: Call):
         self.id = call.args[0].id
 
+    @classmethod
+    def compile(cls, call, vocab, system, sub):
+        return cls(call)
+
     def ev(self, env, ctx, answers):
         return (self.id == ctx.topic or ctx.topic == "*" or self.id in ctx.topics), [], []
 
+    def reads(self, rd):  # (the topic is part of the reading scope, not of the chart)
+        pass
 
-class ChartLeaf(Node):
-    """The predicates the chart itself decides: ``eq`` ``among`` ``same`` ``over`` ``void``."""
 
-    __slots__ = ("pred", "first", "second", "wanted", "voids")
+class ChartLeaf(Predicate):
+    """A predicate the chart itself decides, of one or two arguments (a slot, then a slot or nodes)."""
+
+    __slots__ = ("pred", "first", "second", "wanted")
+    decided_by = "chart"
 
     def __init__(self, call: Call, vocab: Vocabulary, system: str | None = None):
         self.pred = call.pred
-        void_of = vocab.predicates["void"]["void_of"]  # the void slot of each system
-        self.voids = (void_of[system],) if system in void_of else tuple(void_of.values())
         self.first = Arg(call.args[0], vocab)
         self.second = Arg(call.args[1], vocab) if len(call.args) > 1 else None
         self.wanted = frozenset(a.id if isinstance(a, Sym) else a for a in call.args[1:])
 
-    def ev(self, env, ctx, answers):
-        b = ctx.bindings
-        value, bound = self.first.get(env, b)
-        if value is None:
-            return FAIL
-        pred = self.pred
-        if pred in ("eq", "among"):
-            if isinstance(value, frozenset):  # a set slot (空亡, 旬空): the witness is the member that matched
-                hits = sorted(value & self.wanted)
-                return bool(hits), [((m, bound.chain[0][1]),) for m in hits] if bound else [], []
-            return (True, _chain(bound), []) if value in self.wanted else FAIL
-        if pred == "same":
-            other, obound = self.second.get(env, b)
-            return (True, _chain(bound) + _chain(obound), []) if other == value else FAIL
-        if pred == "over":  # witnesses: the branch's walk down to the earth, then the slot it stands over
-            earth = b.below.get(value)
-            target, tbound = self.second.get(env, b)
-            if earth is None or earth != self._earth(target, b):
-                return FAIL
-            wits = [bound.chain + (("UNDER", earth),)] if bound else []
-            if tbound is not None and isinstance(tbound.value, str):  # (本命, 日干 …: what decided it is named)
-                wits.append(tbound.chain)
-            return True, wits, []
-        if pred == "void":
-            voids = set()
-            for name in self.voids:
-                if name in b.slots:
-                    voids |= b.slots[name].value
-            return (True, _chain(bound), []) if value in voids else FAIL
-        raise ValueError(f"no evaluator for predicate {pred!r}")
+    @classmethod
+    def compile(cls, call, vocab, system, sub):
+        return cls(call, vocab, system)
 
-    def _earth(self, value, b: Bindings) -> str | None:
-        """The earth position an ``over`` target (its value) names: a Branch, or a Stem slot's 寄宮."""
-        if isinstance(value, str) and value.startswith("Stem:"):
-            lodge = b.slots.get("寄宮")
-            return lodge.value if lodge and b.slots["日干"].value == value else None
-        return value
+    def reads(self, rd):
+        for a in (self.first, self.second):
+            if a is not None:
+                rd.arg(a)
+
+    def slot_args(self):
+        return unique_args((self.first, self.second))
 
 
-class EqLeaf(ChartLeaf):
+@register
+class Eq(ChartLeaf):
     """``eq`` / ``among``: the slot is bound to one of the nodes (a set slot: one of them is in it)."""
 
     __slots__ = ()
+    names = ("eq", "among")
 
     def ev(self, env, ctx, answers):
         a = self.first
@@ -265,3 +260,117 @@ class EqLeaf(ChartLeaf):
             hits = sorted(value & self.wanted)
             return (True, [((m, bound.chain[0][1]),) for m in hits], []) if hits else FAIL
         return (True, [bound.chain], []) if value in self.wanted else FAIL
+
+    def need_inputs(self, args):
+        args.extend(a for a in (self.first, self.second) if a is not None and a.slot is not None)
+        return 0
+
+    @classmethod
+    def keys(cls, call, k):
+        args = call.args
+        if isinstance(args[0], Slot) and all(isinstance(a, Sym) for a in args[1:]):
+            where = k.scope if k.scope and args[0].name in k.locals_of[k.scope] else None
+            slot = args[0] if args[0].path else args[0].name  # a slot with suffixes: a derived pair (slot, node)
+            return [(where, frozenset({(slot, a.id)})) for a in args[1:]]
+        return None
+
+
+@register
+class Same(ChartLeaf):
+    """``same``: both slots are bound to the same node."""
+
+    __slots__ = ()
+    names = ("same",)
+
+    def ev(self, env, ctx, answers):
+        b = ctx.bindings
+        value, bound = self.first.get(env, b)
+        if value is None:
+            return FAIL
+        other, obound = self.second.get(env, b)
+        return (True, _chain(bound) + _chain(obound), []) if other == value else FAIL
+
+    def need_inputs(self, args):
+        args.extend(a for a in (self.first, self.second) if a.slot is not None)
+        return 0
+
+    @classmethod
+    def keys(cls, call, k):
+        return _holds_key(call, k)
+
+
+def _holds_key(call: Call, k) -> list | None:
+    """A chart-decided condition of a slot: the derived pair (the condition, True)."""
+    if not isinstance(call.args[0], Slot):
+        return None
+    local = k.scope is not None and any(isinstance(a, Slot) and a.name in k.locals_of[k.scope] for a in call.args)
+    return [(k.scope if local else None, frozenset({(call, True)}))]
+
+
+@register
+class Over(ChartLeaf):
+    """``over``: the heaven branch sits over the earth position (a Stem slot: its 寄宮); the witnesses are the
+    branch's walk down to the earth, then the slot it stands over."""
+
+    __slots__ = ()
+    names = ("over",)
+
+    def ev(self, env, ctx, answers):
+        b = ctx.bindings
+        value, bound = self.first.get(env, b)
+        if value is None:
+            return FAIL
+        earth = b.below.get(value)
+        target, tbound = self.second.get(env, b)
+        if earth is None or earth != self._earth(target, b):
+            return FAIL
+        wits = [bound.chain + (("UNDER", earth),)] if bound else []
+        if tbound is not None and isinstance(tbound.value, str):  # (本命, 日干 …: what decided it is named)
+            wits.append(tbound.chain)
+        return True, wits, []
+
+    def _earth(self, value, b: Bindings) -> str | None:
+        """The earth position an ``over`` target (its value) names: a Branch, or a Stem slot's 寄宮."""
+        if isinstance(value, str) and value.startswith("Stem:"):
+            lodge = b.slots.get("寄宮")
+            return lodge.value if lodge and b.slots["日干"].value == value else None
+        return value
+
+    def reads(self, rd):
+        super().reads(rd)
+        rd.arg(self.first, kind="below")  # the earth under the first argument's value
+        rd.slot("寄宮")
+        rd.slot("日干")
+
+    @classmethod
+    def keys(cls, call, k):
+        return _holds_key(call, k)
+
+
+@register
+class Void(ChartLeaf):
+    """``void``: the slot's branch is in the chart's void of the rule's system (Liu Ren 旬空, Qimen 空亡)."""
+
+    __slots__ = ("voids",)
+    names = ("void",)
+
+    def __init__(self, call: Call, vocab: Vocabulary, system: str | None = None):
+        super().__init__(call, vocab, system)
+        void_of = vocab.predicates["void"]["void_of"]  # the void slot of each system
+        self.voids = (void_of[system],) if system in void_of else tuple(void_of.values())
+
+    def ev(self, env, ctx, answers):
+        b = ctx.bindings
+        value, bound = self.first.get(env, b)
+        if value is None:
+            return FAIL
+        voids = set()
+        for name in self.voids:
+            if name in b.slots:
+                voids |= b.slots[name].value
+        return (True, _chain(bound), []) if value in voids else FAIL
+
+    def reads(self, rd):
+        super().reads(rd)
+        for name in self.voids:
+            rd.slot(name)

@@ -20,6 +20,7 @@ from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings, chart_names
 from leishen.readings.evaluate import Context, chart_decides, compile_condition, need_every
+from leishen.readings.protocol import check_registered
 from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates, present_pairs
 from leishen.readings.answers import Hops, Lazy, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
@@ -53,6 +54,7 @@ class Reader(Topics, Selecting):
         if check is not None:
             check(self.data)
         self.vocab = vocabulary()
+        check_registered(self.vocab)  # every predicate row has its evaluator class (else: file, row, column)
         self.data_schema = load_schema()
         self.facts = {f.id: f for f in self.data.facts}
         self.lex = Lexicon(self.data.nodes)
@@ -329,7 +331,7 @@ class Reader(Topics, Selecting):
         (``{"holds", "walks", "where"}``); the patterns are decided first, as a reading decides them, so
         ``pattern(P)`` holds where a reading finds P. ConditionError when the condition is malformed."""
         call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
-                                       system_hint=system or "liuren")
+                                       system_hint=system or "liuren", vocab=self.vocab)
         b = chart_bindings(chart, self.lex, self.seasons)
         topic_id = self.topic_id(topic)
         ctx = self._context(b, topic_id)

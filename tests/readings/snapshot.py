@@ -1,11 +1,14 @@
 """A snapshot of readings, to show a change of the evaluator changed no finding (issue #30).
 
     python3 tests/readings/snapshot.py take NAME [--moments 1500] [--seed 30] [--backend networkx]
+                                                 [--reader default|norecall|nocache]
     python3 tests/readings/snapshot.py diff NAME_A NAME_B
 
 ``take`` reads N random moments (every third with an asker's birth year) under every topic (``*``) and
 in general, and writes one digest per reading — each finding's (id, path, src, polarity, certainty) —
-to ``/tmp/leishen-snapshot-NAME.json`` (never into the repo). ``diff`` names the readings whose digests
+to ``/tmp/leishen-snapshot-NAME.json`` (never into the repo). ``--reader``: the shared reader (default), one
+that recalls no outcome (norecall), or one without the answer cache (nocache: the checks collected and asked
+in one call, as on a server). ``diff`` names the readings whose digests
 differ, with the finding ids gained and lost, and exits 1 when there is any.
 """
 
@@ -30,7 +33,7 @@ def moments(n: int, seed: int) -> list[tuple[datetime, int | None]]:
     out = []
     for i in range(n):
         m = start + timedelta(minutes=rng.randrange(160 * 365 * 24 * 60))
-        out.append((m, rng.randrange(1930, 2010) if i % 3 == 0 else None))
+        out.append((m, m.year - rng.randrange(1, 80) if i % 3 == 0 else None))
     return out
 
 
@@ -41,10 +44,14 @@ def digest(reading: dict) -> tuple[str, list[str]]:
     return hashlib.sha256(text.encode()).hexdigest(), [f["id"] for f in reading["findings"]]
 
 
-def take(name: str, count: int, seed: int, backend: str) -> Path:
+def take(name: str, count: int, seed: int, backend: str, kind: str = "default") -> Path:
     from leishen.engine.chart import ChartRequest, build_chart
     from leishen.readings import reader
-    r = reader(backend) if backend == "networkx" else _server_reader(backend)
+    from leishen.readings.read import Reader
+    if backend != "networkx":
+        r = _server_reader(backend)
+    else:
+        r = {"default": reader, "norecall": lambda: Reader(recall=False), "nocache": lambda: Reader(cache=False)}[kind]()
     out = {}
     for moment, year in moments(count, seed):
         request = ChartRequest(birth_year=year, sex="male") if year else ChartRequest()
@@ -82,7 +89,7 @@ def main(argv: list[str]) -> int:
     if len(argv) >= 2 and argv[0] == "take":
         opts = dict(zip(argv[2::2], argv[3::2]))
         path = take(argv[1], int(opts.get("--moments", 1500)), int(opts.get("--seed", 30)),
-                    opts.get("--backend", "networkx"))
+                    opts.get("--backend", "networkx"), opts.get("--reader", "default"))
         print(path)
         return 0
     if len(argv) == 3 and argv[0] == "diff":
