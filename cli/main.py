@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
@@ -73,10 +74,29 @@ def one_line_usage_error(exc: click.UsageError) -> str:
     return f"error: {command}: {message} (see '{command} --help')"
 
 
+def bypass_cache(ctx: click.Context) -> None:
+    """Set ``LEISHEN_NO_CACHE=1`` for this command (and the processes it starts), as it was again after it."""
+    before = os.environ.get("LEISHEN_NO_CACHE")
+    os.environ["LEISHEN_NO_CACHE"] = "1"
+
+    def restore():
+        if before is None:
+            os.environ.pop("LEISHEN_NO_CACHE", None)
+        else:
+            os.environ["LEISHEN_NO_CACHE"] = before
+    ctx.call_on_close(restore)
+
+
 @click.group(name="leishen", cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="leishen")
-def main():
+@click.option("--no-cache", is_flag=True,
+              help="neither read nor write the compiled graph and reader kept in the cache folder "
+                   "($LEISHEN_CACHE_DIR, else $XDG_CACHE_HOME/leishen or ~/.cache/leishen); also LEISHEN_NO_CACHE=1")
+@click.pass_context
+def main(ctx, no_cache):
     """leishen (類神): the cited correspondence graph of Da Liu Ren, Qimen Dunjia and the Nine Stars."""
+    if no_cache:
+        bypass_cache(ctx)
 
 
 if __name__ == "__main__":
