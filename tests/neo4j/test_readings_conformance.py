@@ -117,3 +117,14 @@ def test_readings_made_at_once_on_one_reader_read_as_networkx(neo4j_backend, rea
     expected = [key(nx.read(c, topic="*")) for c in charts]
     with ThreadPoolExecutor(6) as pool:
         assert list(pool.map(lambda c: key(neo.read(c, topic="*")), charts)) == expected
+
+
+def test_a_new_condition_kind_reads_on_neo4j_as_on_networkx(neo4j_backend, readers):
+    """The kind a test adds (``clashes``: one class and one vocabulary row, tests/readings/test_evaluator_kinds.py)
+    holds on Neo4j where it holds on NetworkX, with the same walk."""
+    from tests.readings.test_evaluator_kinds import read_clashes
+
+    neo = Reader(neo4j_backend, cache=False)
+    holds, fails = read_clashes(neo)
+    assert holds["holds"] and not fails["holds"]
+    assert (holds, fails) == read_clashes(Reader(readers[1].backend, cache=False))
