@@ -5,7 +5,10 @@ dates and cited reasons, computed from the reading's findings and the chart by t
 from __future__ import annotations
 
 
-def judge(reading: dict, chart: dict, reader, *, request=None) -> list[dict]:
-    """The judgments of a reading: one per topic read (and one for the general reading)."""
+def judge(reading: dict, chart: dict, reader, *, request=None, options: dict | None = None) -> list[dict]:
+    """The judgments of a reading: one for the general reading, then one per topic read (docs/judgments.md).
+    *request* is the chart request the reading's chart was cast with (a topic read on another moment's chart,
+    年景 on the 立春 chart, is cast with it); *options* the judgment's school options (``timing_stem``:
+    earth | heaven, ``nianjing_chart``: lichun | asked)."""
     from leishen.judgments.judge import judge_reading
-    return judge_reading(reading, chart, reader, request=request)
+    return judge_reading(reading, chart, reader, request=request, options=options)

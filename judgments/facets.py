@@ -2,7 +2,8 @@
 
 1. a rescue or reversal row (``modifies=``) sets aside the findings of the row it modifies (000:3, 003:79 …);
 2. findings read at a 用神 come before the others, the first-read 用神 (先看) before those read as well
-   (兼看) — 002:151; a finding that needs judgment comes after one that holds (project convention J2);
+   (兼看) — 002:151; at one place the rows of the passage that asks the facet's question (its heading) come
+   before rows of other passages (convention J7), and a finding that needs judgment after one that holds (J2);
 3. of a facet whose answers exclude each other, the answers of the first rank decide it; two different
    answers there are a conflict: both are named and the facet is 未定, never a silent pick."""
 
@@ -84,8 +85,9 @@ def candidates(facet: Facet, keyed: list[tuple]) -> list[Candidate]:
         answer = facet.answer_for(meaning, label, category, polarity)
         if answer is not None:
             value = answer_value(answer, f)
-            if value:
-                out.append(Candidate(f, value, rank))
+            if value:  # J7: at one place, the rows of the passage that asks the question come first
+                own = 0 if set(f.get("src") or ()) & set(facet.src) else 1
+                out.append(Candidate(f, value, (rank[0], own, rank[1])))
     return sorted(out, key=lambda c: c.rank)
 
 

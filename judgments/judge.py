@@ -179,6 +179,12 @@ def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict) -> l
     for f in findings:
         if f["polarity"] in ("吉", "凶") and any(g.system == f["system"] and at_use_god(f, g) for g in gods):
             add(f["id"], {"en": "read at the 用神: qualifies it (000:3, 000:23)", "zh": "臨用神"})
+    for f in findings:
+        if f["query"] == "leixiang":
+            add(f["id"], {"en": "類神: what the 用神 stands for in the topic's domains", "zh": "類神"})
+    if not out:  # a topic with no facet table: its findings, in the reading's order (convention J8)
+        for f in findings:
+            add(f["id"], {"en": "a finding of the topic (no facet of the topic orders it)", "zh": "本占所見"})
     return list(out.values())
 
 

@@ -1,0 +1,46 @@
+"""擇時: the moments whose judgment for a topic has the asked verdict and facet answers; the same with two
+processes as with one; bad requests refused naming the field."""
+
+from __future__ import annotations
+
+import pytest
+
+import leishen
+from leishen.engine.moment import parse_moment
+from leishen.judgments import judge
+from leishen.judgments.choose import ChooseError, choose, parse_facets
+
+START, END = parse_moment("2026-12-01T00:00+08:00"), parse_moment("2026-12-02T23:00+08:00")
+
+
+def test_chosen_moments_have_the_verdict(reader):
+    hits = list(choose(reader, "出行", START, END, verdict="吉"))
+    assert hits and all(h["verdict"] == "吉" and h["reasons"] for h in hits)
+    for h in hits[:3]:  # the full judgment of the same moment agrees
+        chart = leishen.chart(h["moment"]["local"])
+        j = judge(reader.read(chart, topic="出行"), chart, reader)[1]
+        assert j["verdict"] == "吉"
+
+
+def test_two_jobs_find_the_same_moments(reader):
+    one = list(choose(reader, "出行", START, END, verdict="凶"))
+    two = list(choose(reader, "出行", START, END, verdict="凶", jobs=2))
+    assert [h["moment"] for h in one] == [h["moment"] for h in two] and one
+
+
+def test_facet_filter(reader):
+    hits = list(choose(reader, "射覆", START, END, facets=parse_facets(["可食否=可食"])))
+    assert all("可食" in h["facets"]["可食否"] for h in hits)
+
+
+@pytest.mark.parametrize("kwargs, field", [({"verdict": "good"}, "verdict"), ({"facets": {"顏色": "白"}}, "facet"),
+                                           ({"jobs": 0}, "jobs")])
+def test_bad_requests_name_the_field(reader, kwargs, field):
+    with pytest.raises(ChooseError) as info:
+        list(choose(reader, "射覆", START, END, **kwargs))
+    assert info.value.field == field
+
+
+def test_bad_facet_item():
+    with pytest.raises(ChooseError, match="FACET=VALUE"):
+        parse_facets(["可食否"])

@@ -1,0 +1,124 @@
+"""Judgments on hand-checked charts: the 用神, facets, verdicts, conflicts, set-aside rows, 應期 dates and 年景
+read on the 立春 chart. Each test says the reasoning from the text it checks."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from leishen.engine.calendar import day_index, sexagenary_name, term_start
+from tests.judgments.conftest import facet, values
+
+SEASON_PHASE = {"春": "木", "夏": "火", "秋": "金", "冬": "水"}  # 旺 = the season's own phase
+GENERATES = {"木": "火", "火": "土", "土": "金", "金": "水", "水": "木"}
+BRANCH_PHASE = dict(zip("子丑寅卯辰巳午未申酉戌亥", "水土木木土火火土金金土水"))
+SEASON_OF_MONTH = dict(zip("寅卯辰巳午未申酉戌亥子丑", "春春春夏夏夏秋秋秋冬冬冬"))
+LODGE = dict(zip("甲乙丙丁戊己庚辛壬癸", "寅辰巳未巳未申戌亥丑"))  # 寄宮 of the day stem
+
+
+def wang_xiang(branch: str, month_branch: str) -> bool:
+    """旺 or 相 in the month's season (the earth months' own 土 is not counted here: the rows say 旺相)."""
+    season = SEASON_PHASE[SEASON_OF_MONTH[month_branch]]
+    return BRANCH_PHASE[branch] in (season, GENERATES[season])
+
+
+def test_shefu_text_example_002_163(judged):
+    """002:163's example: 正月 甲子日 卯時, 亥加卯, 三傳 戌午寅. 甲 is a 剛日, so the branch over the day stem
+    (干上) is read first (002:151); 月將加時 reads only the 初傳 (專看). 戌 is void in the 甲子 旬, and the
+    thing from a void quarter is of no account (閒物, 002:163, a needs-judgment row)."""
+    reading, js = judged("2002-02-25T06:00+08:00", "射覆")
+    chart = reading["chart"]["liuren"]
+    assert chart["transmissions"] == ["戌", "午", "寅"] and chart["plate"]["卯"] == "亥"
+    j = js["射覆"]
+    first = [g for g in j["use_god"] if g["role"] == "先看"]
+    assert [(g["slot"], g["node"]["name"], g["src"]) for g in first] == [("課1上", "戌", ["002:151"])]
+    assert any(g["role"] == "專看" and g["slot"] == "初傳" for g in j["use_god"])
+    assert values(j, "有無") == {"閒物"}
+    assert facet(j, "有無")["src"] == ["002:163"]
+
+
+@pytest.mark.parametrize("moment", ["2026-12-01T10:00+09:00", "2024-06-21T12:00+08:00", "1999-09-09T09:09+08:00",
+                                    "2025-02-03T23:30+08:00", "2030-01-15T04:00+08:00", "2002-02-25T06:00+08:00"])
+def test_shefu_edible_follows_002_151(judged, moment):
+    """002:151: the 用 (初傳) over the day stem or the day branch and 旺相 → 可食; otherwise (反是) 不可食. The
+    expected answer is computed here from the chart alone, independently of the rules."""
+    reading, js = judged(moment, "射覆")
+    lr = reading["chart"]["liuren"]
+    first, day, month = lr["transmissions"][0], lr["day"], reading["pillars"]["month"][1]
+    over_day = first in (lr["plate"][LODGE[day[0]]], lr["plate"][day[1]])
+    expected = "可食" if over_day and wang_xiang(first, month) else "不可食"
+    f = facet(js["射覆"], "可食否")
+    assert f["status"] == "decided" and values(js["射覆"], "可食否") == {expected}, (first, over_day)
+
+
+def test_chuxing_verdict_read_at_the_asker(judged):
+    """出行 (004:71): 日元為人 — the day stem is the traveller, read first. On 2030-01-15 04:00 (庚戌日 戊寅時) the
+    palace where 庚 stands holds a 凶格 (004:83 凶格事事凶): the verdict is 凶, and every deciding finding is read
+    at the day stem (its path passes the stem 庚)."""
+    _, js = judged("2030-01-15T04:00+08:00", "出行")
+    j = js["出行"]
+    assert j["use_god"][0]["slot"] == "日干" and j["use_god"][0]["node"]["name"] == "庚"
+    assert j["verdict"] == "凶" and j["verdict_by"]["facet"] == "可行否"
+    f = facet(j, "可行否")
+    assert f["status"] == "decided" and "004:83" in f["src"]
+
+
+def test_conflict_is_undecided_and_names_both(judged):
+    """天時 2024-06-24 03:00: 003:55 reads rain from the rain stars (天柱, with 天蓬 天沖); at their palaces two
+    rows of 003:55 answer the same question both ways — rain (a rain star on a water stem in 坎 兌 震) and no
+    rain (a rain star there without one) — at the same rank, and no rule orders them: the facet is 未定 and both
+    answers are named with their findings, never a silent pick."""
+    _, js = judged("2024-06-24T03:00+08:00", "天時")
+    j = js["天時"]
+    f = facet(j, "雨否")
+    assert f["status"] == "未定" and f["answer"] == []
+    assert {a["value"] for a in f["conflict"]} == {"雨", "不雨"} and all(a["findings"] for a in f["conflict"])
+    assert all(a["src"] == ["003:55"] for a in f["conflict"])
+    assert "雨否" in [c["facet"] for c in j["conflicts"]]
+
+
+def test_when_dates_carry_the_named_stem(judged):
+    """003:51 / 003:55 / 003:63: the day is fixed by the stem of the palace where 天英 / 天輔 (晴), 天柱 (雨) or
+    天心 (雪) falls: the date given is the first day at or after the moment whose day pillar has that stem."""
+    reading, js = judged("2024-06-21T12:00+08:00", "天時")
+    when = js["天時"]["when"]
+    assert {w["for"]["zh"] for w in when} == {"晴", "雨", "雪"}
+    palaces = reading["chart"]["qimen"]["palaces"]
+    for w in when:
+        d = date.fromisoformat(w["date"])
+        assert sexagenary_name(day_index(d))[0] == w["stem"] == w["pillar"][0]
+        assert 0 <= (d - date(2024, 6, 21)).days < 10
+        assert palaces[w["palace"].removeprefix("Palace:p")]["earth"] == w["stem"]
+        assert w["src"][0] in ("003:51", "003:55", "003:63")
+    rain = next(w for w in when if w["for"]["zh"] == "雨")
+    assert rain["speed"] == "遲"  # 天柱 far from the 值符 (003:55 遠則雨遲)
+
+
+def test_when_heaven_plate_option(judged):
+    """The school option timing_stem=heaven dates by the heaven-plate stem of the palace instead."""
+    reading, js = judged("2024-06-21T12:00+08:00", "天時", options={"timing_stem": "heaven"})
+    palaces = reading["chart"]["qimen"]["palaces"]
+    for w in js["天時"]["when"]:
+        assert palaces[w["palace"].removeprefix("Palace:p")]["heaven"] == w["stem"] and w["stem_plate"] == "heaven"
+
+
+def test_nianjing_is_read_on_the_lichun_chart(judged):
+    """003:75: the year's outlook is read on the chart of the 立春 instant (交春, to the minute). 2030-01-15 is
+    before 2030's 立春, so the 2029 立春 chart is read; its findings join the reading, each marked read_on."""
+    reading, js = judged("2030-01-15T04:00+08:00", "年景")
+    j = js["年景"]
+    lichun = term_start("立春", 2029)
+    assert j["read_on"]["term"] == "立春" and j["read_on"]["src"] == ["003:75"]
+    assert j["read_on"]["moment"]["utc"].startswith(lichun.astimezone().strftime("%Y-%m-%d"))
+    added = [f for f in reading["findings"] if f["id"].startswith("立春/")]
+    assert added and all(f["read_on"] == j["read_on"]["moment"] for f in added)
+    assert not [f for f in reading["findings"] if f["topic"] == "年景" and not f["id"].startswith("立春/")]
+    ids = {f["id"] for f in reading["findings"]}
+    assert j["reasons"] and all(r["finding"] in ids for r in j["reasons"])
+
+
+def test_nianjing_asked_chart_option(judged):
+    """nianjing_chart=asked reads 年景 on the asked chart (the option for a school that does not follow 003:75)."""
+    reading, js = judged("2030-01-15T04:00+08:00", "年景", options={"nianjing_chart": "asked"})
+    assert js["年景"]["read_on"] is None and not any(f["id"].startswith("立春/") for f in reading["findings"])
