@@ -3,8 +3,13 @@
 What is exported is the graph of direct relations between symbols: every node but the reifying
 ``Fact`` and ``Passage`` nodes, and one edge per fact carrying its citations as edge attributes
 (``src`` = the ``doc:line`` list, ``fact``, ``zh``, ``variant``, ``note``, and ``qualifiers`` — the
-literal ones and, for a symbol qualifier, its node id).  Optionally only a symbol's neighbourhood:
-the nodes within ``depth`` relations of it, either direction.
+literal ones and, for a symbol qualifier, its node id).  Each node's ``label`` is its display name
+(``name``, what Gephi and Cytoscape show) and ``type`` its label in the schema (``Branch``).
+
+Optionally only a symbol's neighbourhood, by the one definition ``leishen view`` draws
+(:func:`symbol_neighbourhood`): the facts the ``symbol_relations`` named query gives for the symbol
+(as subject, object or qualifier) and the nodes they join, then the same for each node reached, out to
+``depth`` rounds.
 
 GraphML cannot hold lists or maps: lists are joined with ``|`` and maps written as JSON there and in
 CSV; node-link JSON keeps them as they are.  The writers are networkx's own (``write_graphml``,
@@ -24,7 +29,8 @@ from leishen.queries.catalog import HIDDEN_LABELS, REIFIED
 
 FORMATS = ("graphml", "json", "csv")
 SEPARATOR = "|"
-NODE_FIELDS = ("id", "label", "key", "name", "ko", "en", "aliases", "src")
+NODE_FIELDS = ("id", "label", "type", "key", "name", "ko", "en", "aliases", "src")
+NODE_ATTRS = NODE_FIELDS[3:]
 EDGE_FIELDS = ("source", "target", "type", "zh", "src", "fact", "qualifiers", "variant", "note", "item",
                "source_name", "target_name")
 
@@ -44,12 +50,18 @@ def _qualifiers(g: nx.MultiDiGraph, fact: str, literal: str) -> dict:
     return quals
 
 
+def node_attrs(attrs: dict) -> dict:
+    """An exported node's attributes: ``label`` = its display name, ``type`` = its schema label, and the
+    stored ``key``, ``name``, ``ko``, ``en``, ``aliases``, ``src``."""
+    return {"label": attrs["name"], "type": attrs["label"], **{k: v for k, v in attrs.items() if k in NODE_ATTRS}}
+
+
 def relation_graph(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
     """The direct relations between symbols, citations and qualifiers on each edge."""
     out = nx.MultiDiGraph()
     for node, attrs in g.nodes(data=True):
         if attrs["label"] not in HIDDEN_LABELS:
-            out.add_node(node, **{k: v for k, v in attrs.items() if k in NODE_FIELDS})
+            out.add_node(node, **node_attrs(attrs))
     for u, v, key, data in g.edges(keys=True, data=True):
         if data["type"] in REIFIED or u not in out or v not in out:
             continue
@@ -59,15 +71,30 @@ def relation_graph(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
     return out
 
 
-def neighbourhood(g: nx.MultiDiGraph, centres: list[str], depth: int) -> nx.MultiDiGraph:
-    """The subgraph of nodes within *depth* relations (either direction) of any of *centres*."""
+def symbol_neighbourhood(backend, centres: list[str], depth: int) -> tuple[set[str], set[str]]:
+    """The node ids and fact ids within *depth* rounds of *centres*, as ``leishen view`` draws them: each
+    round takes every ``symbol_relations`` row of the nodes the last round reached (a relation in or out,
+    or a fact naming the node as a qualifier) and adds its fact and the nodes it joins."""
     if depth < 0:
         raise ExportError(f"--depth must be 0 or more, not {depth}")
-    undirected = g.to_undirected(as_view=True)
-    keep = set()
-    for centre in centres:
-        keep |= set(nx.single_source_shortest_path_length(undirected, centre, cutoff=depth))
-    return g.subgraph(keep).copy()
+    nodes, facts, frontier = set(centres), set(), list(centres)
+    for _ in range(depth):
+        reached = set()
+        for node_id in frontier:
+            for row in backend.run("symbol_relations", node_id=node_id):
+                facts.add(row["fact"])
+                reached |= {end["id"] for end in (row["other"], row["via"]) if end is not None}
+        frontier = sorted(reached - nodes)
+        nodes |= reached
+    return nodes, facts
+
+
+def neighbourhood(relations: nx.MultiDiGraph, nodes: set[str], facts: set[str]) -> nx.MultiDiGraph:
+    """The part of the relation graph *relations* made of *nodes* and the edges of *facts*."""
+    out = nx.MultiDiGraph()
+    out.add_nodes_from((n, relations.nodes[n]) for n in sorted(nodes) if n in relations)
+    out.add_edges_from((u, v, k, d) for u, v, k, d in relations.edges(keys=True, data=True) if d["fact"] in facts)
+    return out
 
 
 def _flat(value):

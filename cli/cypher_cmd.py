@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 import click
+from leishen.cli.corpus_warning import warn_damaged_corpus
 from leishen.cli.options import backend_options, emit_json, handle_errors, json_option, open_backend, table
 from leishen.service.cypher import DEFAULT_LIMIT, DEFAULT_TIMEOUT, check_options, parse_param, run_cypher
 
@@ -27,6 +28,7 @@ def cypher(query, params, backend, uri, user, password, limit, timeout, as_json)
     """Run a read-only Cypher QUERY (Neo4j: full Cypher that reads; networkx: the grand-cypher subset of docs/cypher.md)."""
     values = dict(parse_param(p) for p in params)
     check_options(limit, timeout)
+    warn_damaged_corpus(backend)
     store = open_backend(backend, uri, user, password)
     try:
         result = run_cypher(store, query, params=values, limit=limit, timeout=timeout)

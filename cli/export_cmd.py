@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from leishen.backends import export
+from leishen.cli.corpus_warning import warn_damaged_corpus
 from leishen.cli.options import emit_json, handle_errors, json_option
 
 
@@ -15,9 +16,9 @@ from leishen.cli.options import emit_json, handle_errors, json_option
               help="graphml (Gephi, Cytoscape), json (networkx node-link) or csv (nodes.csv + edges.csv)")
 @click.option("-o", "--output", type=click.Path(), default=None,
               help="file to write (for csv: a folder for nodes.csv and edges.csv); default stdout")
-@click.option("--symbol", "symbol_name", default=None, help="only this symbol's neighbourhood")
+@click.option("--symbol", "symbol_name", default=None, help="only this symbol's neighbourhood (the one `leishen view` draws)")
 @click.option("--depth", type=click.IntRange(0, 6), default=1, show_default=True,
-              help="relations out from --symbol (either direction)")
+              help="rounds of relations out from --symbol (in, out, or naming it as a qualifier)")
 @click.option("--corpus", type=click.Path(file_okay=False), default=None,
               help="folder of the source texts (default: $LEISHEN_CORPUS or ../shared/seeds)")
 @json_option
@@ -26,11 +27,13 @@ def export_cmd(fmt, output, symbol_name, depth, corpus, as_json):
     """Export the relations between symbols, with each fact's citations as edge attributes."""
     from leishen.service import lore
 
+    warn_damaged_corpus("networkx", corpus)
     store = lore.open_store("networkx", corpus=corpus)
     store.ensure_loaded()
     graph = export.relation_graph(store.graph)
     if symbol_name:
-        graph = export.neighbourhood(graph, [n["id"] for n in lore.resolve_symbol(store, symbol_name)], depth)
+        centres = [n["id"] for n in lore.resolve_symbol(store, symbol_name)]
+        graph = export.neighbourhood(graph, *export.symbol_neighbourhood(store, centres, depth))
     if output is None:
         click.echo(export.to_text(graph, fmt))
         return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from leishen.cli.corpus_warning import warn_damaged_corpus
 from leishen.cli.options import backend_options, emit_json, handle_errors, json_option, open_backend, table
 from leishen.service import lore
 
@@ -38,6 +39,7 @@ def build(backend, uri, user, password, corpus, as_json):
 @handle_errors
 def stats(backend, uri, user, password, as_json):
     """Node counts by label and relation counts by type."""
+    warn_damaged_corpus(backend)
     row = lore.stats(open_backend(backend, uri, user, password))
     if as_json:
         emit_json(row)
@@ -67,6 +69,7 @@ def _qualifier_text(qualifiers: dict, names: dict, lang: str) -> str:
 @handle_errors
 def symbol(name, lang, types, backend, uri, user, password, as_json):
     """A symbol (any name, alias, key, ko or en reading; Label:name or an id picks one) and its relations."""
+    warn_damaged_corpus(backend)
     out = lore.symbol(open_backend(backend, uri, user, password), name, types)
     if as_json:
         emit_json(out)
@@ -97,6 +100,7 @@ def _fact_qualifiers(qualifiers: dict) -> str:
 @handle_errors
 def facts(doc, symbol_name, backend, uri, user, password, as_json):
     """Every fact as a flat list (the export other tools read)."""
+    warn_damaged_corpus(backend)
     rows = lore.facts(open_backend(backend, uri, user, password), doc, symbol_name)
     if as_json:
         emit_json(rows)
@@ -106,16 +110,31 @@ def facts(doc, symbol_name, backend, uri, user, password, as_json):
                      ["subject", "relation", "object", "qualifiers", "src", "variant"]))
 
 
+def every_direct_type() -> tuple[str, ...]:
+    """Every relation type of the schema but the reifying ones (a path over all of them may pass hubs)."""
+    from leishen.loaders.schema import load_schema
+    from leishen.queries.catalog import REIFIED
+
+    return tuple(t for t in load_schema().relations if t not in REIFIED)
+
+
 @click.command()
 @click.argument("source")
 @click.argument("target")
 @types_option
+@click.option("--via-hubs", is_flag=True,
+              help="allow the plain shortest path through 陰/陽 and the five phases (by default a path goes "
+                   "through them only when no other exists; with --type the path is always the plain one)")
 @backend_options
 @json_option
 @handle_errors
-def path(source, target, types, backend, uri, user, password, as_json):
-    """The shortest typed path between two symbols, with the citations of every hop."""
-    out = lore.path(open_backend(backend, uri, user, password), source, target, types)
+def path(source, target, types, via_hubs, backend, uri, user, password, as_json):
+    """The shortest typed path between two symbols, with the citations of every hop; hub nodes (陰陽, the five
+    phases) cost more unless --via-hubs."""
+    warn_damaged_corpus(backend)
+    wanted = types or (every_direct_type() if via_hubs else ())
+    out = lore.path(open_backend(backend, uri, user, password), source, target, wanted)
+    out = {**out, "types": out["types"] if types else None, "via_hubs": bool(via_hubs or types)}
     if as_json:
         emit_json(out)
         return

@@ -106,8 +106,30 @@ def _visible_graph(g: nx.MultiDiGraph, types: frozenset[str] | None = None) -> n
     return h
 
 
+HUB_LABELS = ("Polarity", "Element")
+"""Labels of the hub nodes (陰/陽 and the five phases): nearly every symbol has a polarity and a phase, so
+a path through one of them says little. ``shortest_path`` without ``types`` goes through a hub only when no
+path avoids them (the Cypher twin names the same labels)."""
+
+
+def _hub_free(g: nx.MultiDiGraph, h: nx.Graph, source: str, target: str) -> nx.Graph:
+    """*h* without the hub nodes (``HUB_LABELS``), the two ends kept even when they are hubs."""
+    return nx.subgraph_view(h, filter_node=lambda n: n in (source, target) or g.nodes[n]["label"] not in HUB_LABELS)
+
+
+def _smallest_shortest(h: nx.Graph, source: str, target: str, limit: int) -> list[str] | None:
+    """Among all shortest paths of *h* from *source* to *target*, the one whose node-id list is smallest."""
+    try:
+        return min(islice(nx.all_shortest_paths(h, source, target), limit))
+    except nx.NetworkXNoPath:
+        return None
+
+
 def shortest_path(g: nx.MultiDiGraph, source: str, target: str, types: list[str] | None = None, *,
                   limit: int = 100_000) -> list[dict]:
+    """The smallest shortest path over direct relations. Without *types* a hub (陰陽, a phase) costs more
+    than any other node: the path avoids them between its ends and takes the plain shortest path only when
+    no other exists. With *types* it is the plain shortest path over those relation types."""
     if types is None:
         h = g.graph.get("_visible") or g.graph.setdefault("_visible", _visible_graph(g))
     else:
@@ -115,13 +137,12 @@ def shortest_path(g: nx.MultiDiGraph, source: str, target: str, types: list[str]
         h = g.graph.get(key) or g.graph.setdefault(key, _visible_graph(g, frozenset(types)))
     if source not in h or target not in h:
         return []
-    try:
-        paths = list(islice(nx.all_shortest_paths(h, source, target), limit))
-    except nx.NetworkXNoPath:
+    views = [_hub_free(g, h, source, target), h] if types is None else [h]
+    best = next((p for p in (_smallest_shortest(v, source, target, limit) for v in views) if p), None)
+    if best is None:
         return []
-    best = min(paths)
-    types = [h.edges[a, b]["type"] for a, b in zip(best, best[1:])]
-    return [{"nodes": [end(g, n) for n in best], "types": types}]
+    hops = [h.edges[a, b]["type"] for a, b in zip(best, best[1:])]
+    return [{"nodes": [end(g, n) for n in best], "types": hops}]
 
 
 def relations_among(g: nx.MultiDiGraph, node_ids: list[str]) -> list[dict]:

@@ -2,7 +2,9 @@
 // doc: among all shortest paths over direct relations (either direction, never through Fact or Passage
 //      nodes) the one whose node-id list is smallest, each hop taking its smallest relation type; no row when
 //      unconnected (or when an end has no direct relation)
-//      ($types, when given, limits every hop to those relation types)
+//      ($types null: a hub node (labels Polarity, Element: 陰陽 and the five phases) costs more than any other,
+//       so the path goes through one between its ends only when no path avoids them (rank 1 before rank 2);
+//       $types, when given, limits every hop to those relation types and takes the plain shortest path)
 // params: $source (string, node id), $target (string, node id), $types (list of relation types, or null for all)
 MATCH (a:Node {id: $source}), (b:Node {id: $target})
 WHERE NOT a.label IN ['Fact', 'Passage'] AND NOT b.label IN ['Fact', 'Passage']
@@ -13,7 +15,14 @@ WHERE NOT a.label IN ['Fact', 'Passage'] AND NOT b.label IN ['Fact', 'Passage']
 CALL (a, b) {
   WITH a, b
   WHERE a = b
-  RETURN [a] AS ns
+  RETURN 0 AS rank, [a] AS ns
+  UNION
+  WITH a, b
+  WHERE a <> b AND $types IS NULL
+  MATCH p = allShortestPaths((a)-[*]-(b))
+  WHERE all(r IN relationships(p) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'])
+    AND all(x IN nodes(p) WHERE x = a OR x = b OR NOT x.label IN ['Fact', 'Passage', 'Polarity', 'Element'])
+  RETURN 1 AS rank, nodes(p) AS ns
   UNION
   WITH a, b
   WHERE a <> b
@@ -21,10 +30,10 @@ CALL (a, b) {
   WHERE all(r IN relationships(p) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES']
                                        AND ($types IS NULL OR type(r) IN $types))
     AND all(x IN nodes(p) WHERE NOT x.label IN ['Fact', 'Passage'])
-  RETURN nodes(p) AS ns
+  RETURN 2 AS rank, nodes(p) AS ns
 }
-WITH ns
-ORDER BY [x IN ns | x.id]
+WITH rank, ns
+ORDER BY rank, [x IN ns | x.id]
 LIMIT 1
 RETURN [x IN ns | x {.id, .label, .key, .name}] AS nodes,
        [i IN range(0, size(ns) - 2) |

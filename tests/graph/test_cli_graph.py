@@ -118,3 +118,44 @@ def test_unknown_label_in_schema_endpoint(broken_ontology, corpus_dir):
         '[relations.ZZ]\nzh = "z"\nko = "z"\nen = "z"\nsubject = ["Nope"]\nobject = ["Branch"]\n', encoding="utf-8")
     result = run("stats", env={"LEISHEN_ONTOLOGY": str(broken_ontology), "LEISHEN_CORPUS": str(corpus_dir)})
     assert result.exit_code == 2 and "relation ZZ names unknown label 'Nope'" in result.output
+
+
+HUBS = ("Polarity", "Element")
+
+
+def _between(out):
+    """The labels of a path's nodes between its ends."""
+    return [n["label"] for n in out["path"]["nodes"][1:-1]]
+
+
+def test_path_goes_around_the_hubs():
+    """#31: 子 to 白虎 went 子 -HAS_POLARITY- 陽 -HAS_POLARITY- 白虎; a hub (陰陽, a phase) costs more."""
+    out = run_json("path", "子", "General:白虎")
+    assert out["length"] == 2 and not set(_between(out)) & set(HUBS) and out["via_hubs"] is False
+    assert [n["name"] for n in out["path"]["nodes"]] == ["子", "庚", "白虎"]
+    assert out["path"]["types"] == ["KIN_BRANCH", "HOME_STEM"]
+
+
+def test_via_hubs_takes_the_plain_shortest_path():
+    out = run_json("path", "子", "General:白虎", "--via-hubs")
+    assert [n["name"] for n in out["path"]["nodes"]] == ["子", "陽", "白虎"] and out["via_hubs"] is True
+    assert out["types"] is None and out["path"]["types"] == ["HAS_POLARITY", "HAS_POLARITY"]
+    text = run("path", "子", "General:白虎", "--via-hubs").output
+    assert text.splitlines()[0] == "子 -[HAS_POLARITY]- 陽 -[HAS_POLARITY]- 白虎"
+
+
+def test_a_path_only_hubs_join_still_goes_through_them():
+    """木物 has no relation but its phase, so every path from it passes a hub: it is still found."""
+    out = run_json("path", "Thing:木物", "子")
+    assert out["path"] is not None and set(_between(out)) & set(HUBS)
+    assert out["length"] == run_json("path", "Thing:木物", "子", "--via-hubs")["length"]
+
+
+def test_a_hub_may_be_an_end():
+    out = run_json("path", "子", "Element:水")
+    assert out["length"] == 1 and out["path"]["types"] == ["HAS_ELEMENT"]
+
+
+def test_with_types_the_path_is_the_plain_one_over_them():
+    out = run_json("path", "子", "General:白虎", "--type", "HAS_POLARITY")
+    assert [n["name"] for n in out["path"]["nodes"]] == ["子", "陽", "白虎"] and out["types"] == ["HAS_POLARITY"]

@@ -23,6 +23,9 @@ SAME_JSON = [
     ["facts", "--doc", "003", "--symbol", "休門"],
     ["path", "子", "午"],
     ["path", "甲", "Element:水"],
+    ["path", "子", "General:白虎"],
+    ["path", "子", "General:白虎", "--via-hubs"],
+    ["path", "Thing:木物", "子"],
 ]
 
 
@@ -124,3 +127,25 @@ def test_build_loads_neo4j_and_reports_the_same_counts(neo4j_server, neo4j_backe
     assert (b["backend"], b["nodes"], b["relations"], b["facts"]) == ("neo4j", a["nodes"], a["relations"], a["facts"])
     assert "loading into Neo4j" in server.stderr  # the progress bar goes to stderr
     assert neo4j_backend.counts() == {"nodes": a["nodes"], "relations": a["relations"]}
+
+
+def _pairs(nx_store, count: int, seed: int) -> list[tuple[str, str]]:
+    """Random pairs of symbols, with hubs (陰陽, the phases) and symbols only hubs join among the ends."""
+    import random
+
+    from leishen.queries.traversal import HUB_LABELS
+
+    g = nx_store.graph
+    symbols = sorted(n for n, a in g.nodes(data=True) if a["label"] not in ("Fact", "Passage"))
+    hubs = [n for n in symbols if g.nodes[n]["label"] in HUB_LABELS]
+    rnd = random.Random(seed)
+    pairs = [tuple(rnd.sample(symbols, 2)) for _ in range(count)]
+    return pairs + [(h, rnd.choice(symbols)) for h in hubs] + [("Thing:木物", "Branch:zi"), ("Branch:zi", "General:bai_hu")]
+
+
+def test_shortest_path_goes_around_hubs_alike_on_both_backends(nx_store, neo4j_backend):
+    """The named query with hubs costing more (no types) and the plain one over given types: same rows."""
+    for source, target in _pairs(nx_store, 150, 31):
+        for types in (None, ["HAS_ELEMENT", "HAS_POLARITY", "CLASHES", "GENERATES", "SIGNIFIES"]):
+            params = {"source": source, "target": target, "types": types}
+            assert neo4j_backend.run("shortest_path", **params) == nx_store.run("shortest_path", **params), params
