@@ -6,6 +6,9 @@
    :func:`~leishen.engine.qimen.validate.validate_qimen`, :func:`~leishen.engine.ninestar.validate_ninestar`);
    anything wrong raises :class:`ChartError` naming the field (the CLI exits 2). A typed part
    that contradicts the typed moment (pillars, solar term, UTC instant) is such an error too;
+   :func:`validate_typed_chart` (what every reading door calls: ``read --chart``, POST /readings,
+   ``leishen.read``) stops here, and there a typed system field that differs from the moment's own chart
+   is an error as well, named as step 3 names the difference: a reading never reads 三傳 its moment contradicts;
 2. the recomputation: from the moment when one is given (all three systems, with the typed
    options), else Liu Ren from ``pillars.day`` (and ``hour``) and the plate, Qimen from
    ``dun``, ``ju`` and ``hour_pillar``;
@@ -54,11 +57,15 @@ def validate_typed_chart(data) -> dict:
     """The shape and the values of a typed chart (step 1 of :func:`check_typed_chart`, without the
     recomputation), normalised (traditional characters, canonical names): what a reading of it reads.
     ChartError naming the first bad field. The typed options and calendar are checked, and a typed moment
-    too: the pillars and terms typed beside it must be its own (each a cheap computation)."""
+    too: the pillars and terms typed beside it must be its own, and so must every typed field of a system
+    (三傳, plate, palaces …): a field that differs from the chart of the moment is the error that
+    ``chart --chart`` reports as a difference (the chart of the moment is one cheap computation)."""
     chart = _normalise(parse_typed_chart(data).model_dump(exclude_unset=True, exclude_none=True))
     request = _request(chart)
     if "moment" in chart:
-        _check_calendar(chart, build_chart(_typed_moment(chart["moment"]), request))
+        computed = build_chart(_typed_moment(chart["moment"]), request)
+        _check_calendar(chart, computed)
+        _check_systems(chart, computed)
     liuren = chart.get("liuren")
     if liuren is not None and "day" not in liuren:  # the day stem and branch every Liu Ren reading starts from
         day = (chart.get("pillars") or {}).get("day")
@@ -123,6 +130,25 @@ def _check_calendar(chart: dict, computed: dict) -> None:
         if key in chart and chart[key]["name"] != computed[key]["name"]:
             raise ChartError(f"{key}.name: {chart[key]['name']!r} contradicts moment {computed['moment']['local']} "
                              f"(its term is {computed[key]['name']})")
+
+
+def _check_systems(chart: dict, computed: dict) -> None:
+    """Every typed system field agrees with the chart of the typed moment (:func:`compare`, as ``chart --chart``
+    compares them); the first that differs is a ChartError naming it, the typed and the computed value."""
+    for system in SYSTEMS:
+        if system not in chart:
+            continue
+        for item in compare(chart[system], computed[system], system, "moment")["differences"]:
+            raise ChartError(f"{item['field']}: typed {_shown(item['typed'])} contradicts moment "
+                             f"{computed['moment']['local']} (its chart has {_shown(item['computed'])}); "
+                             "`leishen chart --chart FILE` lists every difference, and a chart typed without "
+                             "its moment is read as typed")
+
+
+def _shown(value) -> str:
+    """A typed or computed value in a message: a string as is, anything else as compact JSON."""
+    import json
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _request(chart: dict) -> ChartRequest:

@@ -120,3 +120,68 @@ def test_text_mode_renders_every_typed_part_left_out(computed, system):
         result = CliRunner().invoke(chart, ["--chart", "-"], input=json.dumps(typed, ensure_ascii=False))
         assert result.exit_code in (0, 1, 2) and isinstance(result.exception, (SystemExit, type(None))), \
             (key, repr(result.exception))
+
+
+@pytest.fixture(scope="module")
+def contradicting(computed) -> dict:
+    """The chart of MOMENT with the 三傳 of the next day: its moment contradicts them."""
+    other = json.loads(CliRunner().invoke(chart, ["2024-06-13T18:30+08:00", "--json"]).stdout)
+    assert other["liuren"]["transmissions"] != computed["liuren"]["transmissions"]
+    return {**computed, "liuren": {**computed["liuren"], "transmissions": other["liuren"]["transmissions"]}}
+
+
+def test_chart_check_flags_three_transmissions_the_moment_contradicts(contradicting):
+    result = CliRunner().invoke(chart, ["--chart", "-", "--json"], input=json.dumps(contradicting, ensure_ascii=False))
+    assert result.exit_code == 1
+    assert [d["field"] for d in json.loads(result.stdout)["checks"]["liuren"]["differences"]] == ["liuren.transmissions"]
+
+
+def test_read_chart_refuses_three_transmissions_the_moment_contradicts(tmp_path, contradicting):
+    """Before: read --chart read the typed 三傳 although chart --chart flagged them."""
+    from leishen.cli.main import main
+
+    path = tmp_path / "typed.json"
+    path.write_text(json.dumps(contradicting, ensure_ascii=False), encoding="utf-8")
+    result = CliRunner().invoke(main, ["read", "--chart", str(path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {path}: liuren.transmissions: typed [") and result.stderr.count("\n") == 1
+    assert f"contradicts moment {MOMENT}" in result.stderr
+
+
+def test_post_readings_refuses_three_transmissions_the_moment_contradicts(contradicting, computed):
+    from fastapi.testclient import TestClient
+
+    from leishen.api import Settings, create_app
+
+    with TestClient(create_app(Settings(use_corpus=False)), raise_server_exceptions=False) as client:
+        answer = client.post("/readings", json=contradicting)
+        assert answer.status_code == 422, answer.text[:300]
+        assert answer.json()["field"] == "liuren.transmissions" and "contradicts moment" in answer.json()["error"]
+        assert client.post("/readings", json=computed).status_code == 200  # the chart of the moment itself reads
+
+
+def test_the_library_and_a_chart_without_its_moment(contradicting):
+    import leishen
+    from leishen.engine.typedcheck import validate_typed_chart
+    from leishen.errors import ChartError
+
+    with pytest.raises(ChartError, match=r"^liuren\.transmissions: typed"):
+        leishen.read(contradicting)
+    untimed = {k: v for k, v in contradicting.items() if k != "moment"}  # no moment: read as typed
+    assert validate_typed_chart(untimed)["liuren"]["transmissions"] == contradicting["liuren"]["transmissions"]
+
+
+OTHER = {"qimen.horse": lambda v: "子" if v != "子" else "午", "ninestar.day": lambda v: "一白" if v != "一白" else "二黑"}
+
+
+@pytest.mark.parametrize("dotted", sorted(OTHER))
+def test_other_systems_contradicting_the_moment_are_refused_alike(computed, dotted):
+    from leishen.engine.typedcheck import validate_typed_chart
+    from leishen.errors import ChartError
+
+    system, field = dotted.split(".")
+    typed = json.loads(json.dumps(computed))
+    typed[system].pop("plates", None)  # the flown plates follow from the centre stars: typed without them
+    typed[system][field] = OTHER[dotted](typed[system][field])
+    with pytest.raises(ChartError, match=rf"^{system}\.{field}"):
+        validate_typed_chart(typed)
