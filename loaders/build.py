@@ -208,11 +208,12 @@ def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> Grap
     source = graph_source(corpus, check=check)
     data = _KEPT.get(source)
     if data is None:
-        key = graph_key(source)
-        data = diskcache.load("graph", key)
+        key = graph_key(source) if diskcache.enabled() else None
+        data = diskcache.load("graph", key) if key else None
         if data is None:
             data = _build(*source)
-            diskcache.store("graph", key, data)
+            if key:
+                diskcache.store("graph", key, data)
         keep_graph(source, data)
     return data
 

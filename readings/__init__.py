@@ -37,6 +37,8 @@ def _kept(store, corpus=None) -> Reader:
     entry that cannot be read for any reason is built again."""
     from leishen import diskcache
     from leishen.loaders import build
+    if not diskcache.enabled():
+        return Reader(store, corpus)
     source = build.graph_source(corpus)
     key = diskcache.entry_key("reader", build.graph_key(source))
     entry = diskcache.load("reader", key, shared={"backend": store})
