@@ -10,5 +10,5 @@ def judge(reading: dict, chart: dict, reader, *, request=None, options: dict | N
     *request* is the chart request the reading's chart was cast with (a topic read on another moment's chart,
     年景 on the 立春 chart, is cast with it); *options* the judgment's school options (``timing_stem``:
     earth | heaven, ``nianjing_chart``: lichun | asked)."""
-    from leishen.judgments.judge import judge_reading
+    from leishen.judgments.procedure import judge_reading
     return judge_reading(reading, chart, reader, request=request, options=options)

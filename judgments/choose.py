@@ -12,7 +12,7 @@ from typing import Iterator
 
 from leishen.engine.chart import ChartRequest, build_chart
 from leishen.errors import LeishenError
-from leishen.judgments.judge import DEFAULT_OPTIONS, judge_topic, topic_facts
+from leishen.judgments.procedure import DEFAULT_OPTIONS, judge_topic, topic_facts
 from leishen.judgments.tables import facet_table
 
 VERDICTS = ("吉", "凶", "混", "平", "未定")

@@ -4,7 +4,9 @@
 2. findings read at a 用神 come before the others, the first-read 用神 (先看) before those read as well
    (兼看) — 002:151; at one place the rows of the passage that asks the facet's question (its heading) come
    before rows of other passages (convention J7), and a finding that needs judgment after one that holds (J2);
-3. of a facet whose answers exclude each other, the answers of the first rank decide it; two different
+3. a facet ordered ``judged_by`` (the general reading's 吉凶) takes, at one place, the findings through the
+   general the place rides and the 煞 it belongs to and sits on first: they fix its 吉凶 (000:3, 000:23, 000:79);
+4. of a facet whose answers exclude each other, the answers of the first rank decide it; two different
    answers there are a conflict: both are named and the facet is 未定, never a silent pick."""
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class Candidate:
     finding: dict
     value: str
     rank: tuple
+    season: str | None = None  # when in the year it comes (a row's season= qualifier: 003's 年景 and 天時 rows)
 
 
 def overridden_by(findings: list, facts: dict) -> dict[str, dict]:
@@ -63,23 +66,33 @@ def rank_of(finding: dict, gods: list[UseGod]) -> tuple:
     return place, 0 if finding.get("certainty") == "holds" else 1
 
 
+def qualifies(finding: dict) -> bool:
+    """A finding that fixes the 吉凶 of what it is read at (000:3 視所乘何神、所屬何煞、所臨何煞; 000:23; 000:79): it
+    passes the general riding the place (a RIDDEN_BY chart hop) or it is a 神煞 seen there."""
+    if finding.get("query") == "shensha":
+        return True
+    return any(step.get("rel") == "RIDDEN_BY" or (step.get("node") or {}).get("label") == "Shensha"
+               for step in finding.get("path") or ())
+
+
 def finding_keys(findings: list, facts: dict, props: dict, gods: list) -> list[tuple]:
-    """(finding, meaning id, the meaning's label, its row's category, polarity, rank) of each finding: what a
-    facet's answers are matched on and the order it is read in, found once per judgment."""
+    """(finding, meaning id, the meaning's label, its row's category, polarity, rank, season) of each finding:
+    what a facet's answers are matched on, the order it is read in and the season its row names, found once."""
     out = []
     for f in findings:
         fact = facts.get(f["rule"]["fact"])
         meaning = (f.get("meaning") or {}).get("id")
-        out.append((f, meaning, props.get(meaning, {}).get("label"),
-                    fact.qualifier_dict().get("category") if fact is not None else None, f.get("polarity"),
-                    rank_of(f, gods)))
+        q = fact.qualifier_dict() if fact is not None else {}
+        season = q.get("season")
+        out.append((f, meaning, props.get(meaning, {}).get("label"), q.get("category"), f.get("polarity"),
+                    rank_of(f, gods), props.get(season, {}).get("name", season) if season else None))
     return out
 
 
 def candidates(facet: Facet, keyed: list[tuple]) -> list[Candidate]:
     """The findings that answer a facet (of its system, when it names one), each with its answer and rank."""
     out = []
-    for f, meaning, label, category, polarity, rank in keyed:
+    for f, meaning, label, category, polarity, rank, season in keyed:
         if facet.system and f.get("system") != facet.system:
             continue
         answer = facet.answer_for(meaning, label, category, polarity)
@@ -87,7 +100,8 @@ def candidates(facet: Facet, keyed: list[tuple]) -> list[Candidate]:
             value = answer_value(answer, f)
             if value:  # J7: at one place, the rows of the passage that asks the question come first
                 own = 0 if set(f.get("src") or ()) & set(facet.src) else 1
-                out.append(Candidate(f, value, (rank[0], own, rank[1])))
+                judged = 0 if not facet.judged_by or qualifies(f) else 1
+                out.append(Candidate(f, value, (rank[0], judged, own, rank[1]), season))
     return sorted(out, key=lambda c: c.rank)
 
 
@@ -98,8 +112,9 @@ def value_json(value: str, cands: list[Candidate]) -> dict:
     ko, en = POLARITY_NAMES.get(value, (None, None))
     if meaning:
         ko, en = meaning.get("ko"), meaning.get("en")
+    seasons = list(dict.fromkeys(c.season for c in cands if c.season))
     return {"value": value, "id": meaning.get("id") if meaning else None, "zh": value, "ko": ko, "en": en,
-            "findings": [c.finding["id"] for c in cands], "src": _src_of(cands)}
+            "findings": [c.finding["id"] for c in cands], "src": _src_of(cands), "seasons": seasons}
 
 
 def _src_of(cands: list[Candidate]) -> list[str]:

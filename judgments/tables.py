@@ -39,7 +39,9 @@ class Facet:
     """A question a topic's text answers: its name (the text's heading), ko/en, whether its answers exclude
     each other (``one``) or add up (``many``), whether it gives the topic's verdict, the system it is read in
     (blank: any), the place it is answered per (``宮``: each palace apart, as 003:75 reads each palace as a
-    region), its heading's src, and the answers."""
+    region), whether the JUDGED_BY rows order its answers (``order=judged_by``: at the 用神 the general it rides
+    and the 煞 it belongs to and sits on decide its 吉凶, 000:3 000:23 000:79), its heading's src, and the
+    answers."""
 
     topic: str | None
     name: str
@@ -49,6 +51,7 @@ class Facet:
     verdict: bool
     system: str | None
     per: str | None
+    judged_by: bool
     src: tuple[str, ...]
     note: str
     answers: tuple[Answer, ...]
@@ -112,6 +115,9 @@ def facet_table() -> dict[str | None, tuple[Facet, ...]]:
     facets: dict[str | None, list] = {}
     for number, row in _rows("facets.csv"):
         key = (row["topic"] or None, row["facet"])
+        if row["order"] not in ("", "judged_by"):
+            raise JudgmentTableError(f"judgments/facets.csv row {number}, column order: {row['order']!r} is not "
+                                     "blank or judged_by")
         if row["kind"] not in KINDS:
             raise JudgmentTableError(f"judgments/facets.csv row {number}, column kind: {row['kind']!r} is not "
                                      f"one of {', '.join(KINDS)}")
@@ -120,7 +126,7 @@ def facet_table() -> dict[str | None, tuple[Facet, ...]]:
                                      "facet_answers.csv")
         facets.setdefault(key[0], []).append(Facet(
             key[0], row["facet"], row["ko"], row["en"], row["kind"], row["verdict"] == "yes", row["system"] or None,
-            row["per"] or None,
+            row["per"] or None, row["order"] == "judged_by",
             _src("facets.csv", number, row["src"]), row["note"], tuple(answers.pop(key))))
     if answers:
         topic, facet = next(iter(answers))

@@ -30,6 +30,7 @@ class UseGod:
     fact: str | None
     src: tuple[str, ...]
     why: str
+    via: str | None = None  # the star / gate / deity the rule names, whose palace is read
 
 
 @lru_cache(maxsize=1)
@@ -78,7 +79,7 @@ def from_fact(fact, finding: str | None, bindings: dict, chart: dict, props: dic
         place = palace_of(chart, obj.get("label", ""), obj.get("name", ""))
         if place is None:
             return None
-        return UseGod("qimen", obj["name"], place, rank, role, finding, fact.id, src, why)
+        return UseGod("qimen", obj["name"], place, rank, role, finding, fact.id, src, why, fact.object)
     node = _bound(bindings, slot or "")
     if node is None:
         return None
@@ -105,9 +106,28 @@ def at_use_god(finding: dict, god: UseGod) -> bool:
     return god.node is not None and god.node in nodes
 
 
-def use_god_json(god: UseGod, props: dict) -> dict:
-    """The JSON of a 用神."""
+def _node(props: dict, nid: str) -> dict:
+    p = props.get(nid, {})
+    return {"id": nid, "label": p.get("label"), "name": p.get("name")}
+
+
+def use_god_path(god: UseGod, finding: dict | None, props: dict) -> list[dict]:
+    """The 用神's path: the rule that names it (its finding's path, or the fact's own edge), then the chart hop
+    to what the chart binds there — the slot's node (``BINDS``) or the palace the named star or gate stands in
+    (``STANDS_IN``)."""
+    path = list(finding["path"]) if finding else []
+    if not path and god.fact:
+        path = [{"fact": god.fact, "src": list(god.src)}]
+    if god.via:
+        return path + [{"node": _node(props, god.via)}, {"rel": "STANDS_IN", "chart": True, "src": None},
+                       {"node": _node(props, god.node), "slot": "宮"}]
+    return path + [{"rel": "BINDS", "chart": True, "src": None}, {"node": _node(props, god.node), "slot": god.slot}]
+
+
+def use_god_json(god: UseGod, props: dict, finding: dict | None = None) -> dict:
+    """The JSON of a 用神, with its path."""
     node = props.get(god.node, {})
     return {"system": god.system, "slot": god.slot, "role": god.role,
             "node": {"id": god.node, "name": node.get("name"), "ko": node.get("ko"), "en": node.get("en")},
-            "why": god.why, "finding": god.finding, "fact": god.fact, "src": list(god.src)}
+            "why": god.why, "finding": god.finding, "fact": god.fact, "src": list(god.src),
+            "path": use_god_path(god, finding, props)}

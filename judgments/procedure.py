@@ -213,10 +213,12 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     verdict, verdict_by = verdict_of(facets)
     props = reader.props.get(topic_id, {}) if topic_id else {}
     reasons = reasons_of(gods, facets, findings, aside)
+    by_id = {f["id"]: f for f in findings}
     return {"topic": props.get("name"), "names": {"zh": props.get("name"), "ko": props.get("ko"),
                                                   "en": props.get("en")} if topic_id else None,
             "verdict": verdict, "verdict_by": verdict_by,
-            "use_god": [use_god_json(g, reader.props) for g in gods], "facets": facets, "reasons": reasons,
+            "use_god": [use_god_json(g, reader.props, by_id.get(g.finding)) for g in gods], "facets": facets,
+            "reasons": reasons,
             "overridden": overridden_json(aside, findings),
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
             "when": when_of(topic_id, index, chart, reader.props, facets, options["timing_stem"]),
