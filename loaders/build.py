@@ -135,13 +135,13 @@ def _without_article(text: str) -> str:
 
 
 def lookup_keys(props: dict) -> list[str]:
-    """The strings a user may type for a node (lower case): name, aliases, key, ko, en and the parts
+    """The strings a user may type for a node (lower case): name, aliases, key, ko, ko_hanja, en and the parts
     of en, each English one also without a leading "the" (``the White Tiger`` → ``white tiger``)."""
     en = " ".join(props.get("en", "").lower().split())
     parts = [p.strip() for p in en.replace("(", "|").replace(")", "|").split("|")]
     english = [en, *parts]
     keys = [props["name"], *props.get("aliases", []), props.get("key", "").lower(), props.get("ko", ""),
-            *english, *(_without_article(e) for e in english)]
+            props.get("ko_hanja", ""), *english, *(_without_article(e) for e in english)]
     return sorted({k for k in keys if k})
 
 

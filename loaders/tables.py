@@ -21,7 +21,7 @@ ENTITY_COLUMNS = ("key", "name", "ko", "en", "aliases", "order", "src")
 FACT_COLUMNS = ("item", "relation", "subject", "object", "qualifiers", "src", "terms", "variant", "note",
                 "when", "polarity", "judgment")
 OPTIONAL_FACT_COLUMNS = ("terms", "variant", "note", "order", "item", "qualifiers", "when", "polarity", "judgment")
-GLOSSARY_COLUMNS = ("label", "name", "ko", "en", "note")
+GLOSSARY_COLUMNS = ("label", "name", "ko", "en", "note", "ko_hanja", "ko_src")
 REF = re.compile(r"^([A-Z][A-Za-z]+):(.+)$")
 QUALIFIER_KEY = re.compile(r"[a-z][a-z0-9_]*")
 VARIANTS = {"", "text", "原本作", "沈本作", "金氏旁註", "一云", "一為", "typo", "lacuna"}
@@ -98,6 +98,7 @@ class Registry:
         node = Node(f"{ref.label}:{ref.name}", ref.label, {
             "key": ref.name, "label": ref.label, "name": ref.name,
             "ko": gloss.get("ko") or hangul_reading(ref.name), "en": gloss.get("en", ""),
+            "ko_hanja": gloss.get("ko_hanja") or hangul_reading(ref.name), "ko_src": gloss.get("ko_src", ""),
             "aliases": [],
         })
         self.nodes[node.id] = node
@@ -144,7 +145,8 @@ def read_glossary(folder: Path, registry: Registry, errors: list[str]) -> None:
                 old.setdefault("others", []).append(f"{rel} row {n}")
                 continue
             if not old:
-                registry.glossary[key] = {"ko": row.get("ko", ""), "en": row.get("en", ""), "where": f"{rel} row {n}"}
+                registry.glossary[key] = {"ko": row.get("ko", ""), "en": row.get("en", ""), "where": f"{rel} row {n}",
+                                          "ko_hanja": row.get("ko_hanja", ""), "ko_src": row.get("ko_src", "")}
 
 
 def _ref(text: str, where: str, column: str, errors: list[str]) -> Ref | None:
