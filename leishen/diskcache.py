@@ -140,40 +140,56 @@ def _shared_named(name: str):
 
 class _Pickler(pickle.Pickler):
     """Pickles *shared* objects (by identity) as their names, slotted dataclasses by their fields, and a lock
-    or a thread-local as a new empty one."""
+    or a thread-local as a new empty one (one reducer per type, chosen once)."""
 
-    def __init__(self, file, shared: dict[int, str]):
+    def __init__(self, file, shared: dict[str, object]):
         super().__init__(file, protocol=PROTOCOL)
-        self.shared = shared
+        self.shared = {id(obj): name for name, obj in shared.items()}
+        self.shared_types = {type(obj) for obj in shared.values()}
         self.reducers: dict[type, object] = {}
 
     def reducer_override(self, obj):
-        name = self.shared.get(id(obj))
-        if name is not None:
-            return _shared_named, (name,)
         cls = type(obj)
-        if cls in _LOCK_TYPES:
-            return _LOCK_TYPES[cls], ()
-        if not dataclasses.is_dataclass(cls) or isinstance(obj, type):
-            return NotImplemented
-        if cls not in self.reducers:
-            self.reducers[cls] = _record_reducer(cls)
-        reducer = self.reducers[cls]
+        reducer = self.reducers.get(cls, _UNSEEN)
+        if reducer is _UNSEEN:
+            reducer = self.reducers[cls] = self._reducer_of(cls)
         return NotImplemented if reducer is None else reducer(obj)
+
+    def _reducer_of(self, cls):
+        """The reducer of objects of *cls*: None for pickle's own."""
+        if cls in self.shared_types:
+            record = _record_reducer(cls) if dataclasses.is_dataclass(cls) else None
+
+            def named(obj):
+                name = self.shared.get(id(obj))
+                if name is not None:
+                    return _shared_named, (name,)
+                return NotImplemented if record is None else record(obj)
+            return named
+        if cls in _LOCK_TYPES:
+            return lambda obj: (_LOCK_TYPES[cls], ())
+        if dataclasses.is_dataclass(cls) and isinstance(cls, type):
+            return _record_reducer(cls)
+        return None
+
+
+_UNSEEN = object()
 
 
 @contextmanager
-def _no_gc():
-    """Pause the cyclic garbage collector while an entry's objects are made, then move every object to the
-    collector's permanent generation (``gc.freeze``). An entry is made once per process and lives as long;
-    without the pause, collections would scan the growing heap again and again (about 4× the load time),
-    and without the freeze the next collection would scan its 300,000 objects once more (about 40 ms)."""
+def _no_gc(freeze: bool = False):
+    """Pause the cyclic garbage collector while an entry is written or its objects are made: they hold few
+    cycles, and without the pause collections scan the growing heap again and again (about 3× the time).
+    *freeze* (after a load) moves every object to the collector's permanent generation (``gc.freeze``): an
+    entry is loaded once per process and lives as long, and the next collection would otherwise scan its
+    300,000 objects once more (about 40 ms)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
+        if freeze:
+            gc.freeze()
         if was:
             gc.enable()
 
@@ -194,7 +210,7 @@ def load(kind: str, key: str, shared: dict[str, object] | None = None):
             return None
         _SHARED.objects = shared or {}
         try:
-            with _no_gc():
+            with _no_gc(freeze=True):
                 return pickle.loads(memoryview(raw)[len(header):])
         finally:
             _SHARED.objects = {}
@@ -214,7 +230,8 @@ def store(kind: str, key: str, obj, shared: dict[str, object] | None = None) -> 
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         buf = io.BytesIO()
         buf.write(b"%s %d %s\n" % (MAGIC, FORMAT, key.encode()))
-        _Pickler(buf, {id(v): k for k, v in (shared or {}).items()}).dump(obj)
+        with _no_gc():
+            _Pickler(buf, shared or {}).dump(obj)
         fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "wb") as fh:
             fh.write(buf.getbuffer())
