@@ -134,7 +134,8 @@ def path(source, target, types, via_hubs, backend, uri, user, password, as_json)
     warn_damaged_corpus(backend)
     wanted = types or (every_direct_type() if via_hubs else ())
     out = lore.path(open_backend(backend, uri, user, password), source, target, wanted)
-    out = {**out, "types": out["types"] if types else None, "via_hubs": bool(via_hubs or types)}
+    if via_hubs and not types:  # the JSON of the API's /paths, which has no such switch, plus the switch
+        out = {**out, "types": None, "via_hubs": True}
     if as_json:
         emit_json(out)
         return

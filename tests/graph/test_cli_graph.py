@@ -131,7 +131,7 @@ def _between(out):
 def test_path_goes_around_the_hubs():
     """#31: 子 to 白虎 went 子 -HAS_POLARITY- 陽 -HAS_POLARITY- 白虎; a hub (陰陽, a phase) costs more."""
     out = run_json("path", "子", "General:白虎")
-    assert out["length"] == 2 and not set(_between(out)) & set(HUBS) and out["via_hubs"] is False
+    assert out["length"] == 2 and not set(_between(out)) & set(HUBS) and "via_hubs" not in out
     assert [n["name"] for n in out["path"]["nodes"]] == ["子", "庚", "白虎"]
     assert out["path"]["types"] == ["KIN_BRANCH", "HOME_STEM"]
 
