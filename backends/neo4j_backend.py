@@ -76,6 +76,7 @@ class Neo4jBackend:
 
     name = "neo4j"
     concurrent_reads = True  # reads from several threads at once (a read session per thread)
+    keeps_answers, checks_load = False, True  # (backends/capabilities.py)
 
     def __init__(self, uri: str | None = None, user: str | None = None, password: str | None = None,
                  database: str | None = None, **_ignored):

@@ -15,6 +15,7 @@ class NetworkXBackend:
     """Holds the graph in memory; named queries run as hand-written traversals."""
 
     name = "networkx"
+    keeps_answers, concurrent_reads, checks_load = True, False, False  # (backends/capabilities.py)
 
     def __init__(self, data: GraphData | None = None, corpus=None, **_ignored):
         self.graph = None

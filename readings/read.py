@@ -14,6 +14,7 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
+from leishen.backends.capabilities import declared
 from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
@@ -48,11 +49,10 @@ class Reader(Topics, Selecting):
         if backend is None:
             from leishen.backends import get_backend
             backend = get_backend("networkx")
-        self.backend = backend
+        self.backend = declared(backend)
         self.data = build_graph(corpus)
-        check = getattr(backend, "check_loaded_from", None)  # a server's graph may be older than these tables
-        if check is not None:
-            check(self.data)
+        if backend.checks_load:  # a server's graph may be older than these tables
+            backend.check_loaded_from(self.data)
         self.vocab = vocabulary()
         check_registered(self.vocab)  # every predicate row has its evaluator class (else: file, row, column)
         self.data_schema = load_schema()
@@ -85,7 +85,7 @@ class Reader(Topics, Selecting):
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
-        self.cache = cache if cache is not None else getattr(backend, "name", "") == "networkx"
+        self.cache = cache if cache is not None else backend.keeps_answers
         self._answers: dict = {}
         self.lore_answers: dict = {}  # the lore queries' answers, when the cache is on
         self._memo: dict = {}  # graph predicate results by bound inputs, when the cache is on
@@ -271,7 +271,7 @@ class Reader(Topics, Selecting):
         """On a backend that takes concurrent reads (a server: each thread has its own session), the relation
         queries asked from a worker thread while this one collects the checks and asks ``rule_checks``
         (a Future of :meth:`_relations`); else None, and they are asked in turn."""
-        if not getattr(self.backend, "concurrent_reads", False):
+        if not self.backend.concurrent_reads:
             return None
         lore_store(self)  # made here, so the worker never makes it too
         with self._pool_lock:  # readings made at once (the HTTP service's threads) share one pool
