@@ -22,6 +22,11 @@ MAX_BOOLEAN_OPERATORS = 200
 MAX_PATTERN_HOPS = 12
 MAX_MATCH_CLAUSES = 12
 MAX_ARITHMETIC = 300
+# 500 UNIONs nested the EXPLAIN plan 500 deep (the plan check recursed past Python's limit: a 500); 100 plan at once
+MAX_UNIONS = 100
+# a parameter or a result value nested deeper is refused: 500 levels recursed past Python's limit (a 500) in
+# converting the result; 64 is far more than a graph's values need
+MAX_VALUE_DEPTH = 64
 _HOP = re.compile(r"\)\s*<?-")
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`|//[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -77,7 +82,7 @@ def bare_code(text: str) -> str:
 
 def check_complexity(bare: str) -> None:
     """Refuse code whose planning alone could take seconds: too many boolean operators, relationship hops in
-    patterns, MATCH clauses or arithmetic operators."""
+    patterns, MATCH clauses, arithmetic operators or UNIONs."""
     found = words(bare)
     measures = [
         (sum(1 for w in found if w in ("AND", "OR", "XOR", "NOT")), MAX_BOOLEAN_OPERATORS, "boolean operators",
@@ -85,10 +90,24 @@ def check_complexity(bare: str) -> None:
         (len(_HOP.findall(bare)), MAX_PATTERN_HOPS, "relationship hops in its patterns", "use a bounded [*..n]"),
         (found.count("MATCH"), MAX_MATCH_CLAUSES, "MATCH clauses", "combine them"),
         (sum(bare.count(c) for c in "+*/%^"), MAX_ARITHMETIC, "arithmetic operators", "use a list function"),
+        (found.count("UNION"), MAX_UNIONS, "UNIONs", "use UNWIND over a list, or IN [...]"),
     ]
     for count, most, what, hint in measures:
         if count > most:
             raise CypherRefused(f"the query has {count} {what}; at most {most} are accepted ({hint})")
+
+
+def value_depth(value) -> int:
+    """How deep lists and maps nest in a JSON-like value (a scalar is 0, ``[1]`` is 1), counted with a stack."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
 
 
 def words(bare: str) -> list[str]:

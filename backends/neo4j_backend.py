@@ -29,6 +29,7 @@ import os
 import re
 import threading
 
+from leishen.backends.cypher_text import MAX_VALUE_DEPTH
 from leishen.backends.neo4j_guard import ALLOWED_PROCEDURES, MAX_HOPS, check_plan, check_read_only_text  # noqa: F401
 from leishen.backends.neo4j_load import COUNT_GRAPH, META_LABEL, META_NAME, NODE_LABEL, load_graph
 from leishen.errors import BackendError, BackendUnavailable, CypherRefused, CypherTimeout
@@ -280,14 +281,15 @@ class Neo4jBackend:
         """A read of a user's query: a timeout becomes CypherTimeout, a Cypher error CypherRefused."""
         try:
             return self._read(text, params, action, timeout=timeout, limit=limit)
-        except BackendUnavailable:
-            raise
         except BackendError as exc:
             code = getattr(exc.__cause__, "code", "") or ""
+            if "MemoryPoolOutOfMemory" in code:  # a TransientError, but the query's own doing: retrying won't help
+                raise CypherRefused(f"the query needs more memory than a transaction may use ({code}); "
+                                    "return fewer or smaller values") from exc
+            if isinstance(exc, BackendUnavailable):
+                raise
             if "TransactionTimedOut" in code or "Terminated" in code:
                 raise CypherTimeout(f"the query ran longer than its timeout ({timeout:g} s) and was stopped ({code})") from exc
-            if "MemoryPoolOutOfMemory" in code:
-                raise CypherRefused(f"the query needs more memory than a transaction may use ({code})") from exc
             if code.startswith("Neo.ClientError."):
                 raise CypherRefused(str(exc)) from exc
             raise
@@ -309,8 +311,9 @@ def _properties(entity) -> dict:
     return {k: to_json(v) for k, v in sorted(dict(entity).items()) if k != "gen"}
 
 
-def to_json(value):
-    """A driver value as plain JSON-ready data (nodes and relationships become property dicts)."""
+def to_json(value, depth: int = 0):
+    """A driver value as plain JSON-ready data (nodes and relationships become property dicts). A value whose
+    lists and maps nest more than MAX_VALUE_DEPTH deep is refused (CypherRefused), not recursed into."""
     graph = _neo4j().graph
     if isinstance(value, graph.Node):
         return _properties(value)
@@ -320,10 +323,13 @@ def to_json(value):
                 "end": end.get("id") if end else None, **_properties(value)}
     if isinstance(value, graph.Path):
         return {"nodes": [_properties(n) for n in value.nodes], "types": [r.type for r in value.relationships]}
+    if isinstance(value, (dict, list, tuple)) and depth >= MAX_VALUE_DEPTH:
+        raise CypherRefused(f"a value of the result nests lists or maps more than {MAX_VALUE_DEPTH} deep; "
+                            "return flatter values")
     if isinstance(value, dict):
-        return {k: to_json(v) for k, v in value.items()}
+        return {k: to_json(v, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [to_json(v) for v in value]
+        return [to_json(v, depth + 1) for v in value]
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     return str(value)  # temporal and spatial values

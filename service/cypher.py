@@ -29,7 +29,7 @@ import os
 import re
 import threading
 
-from leishen.backends.cypher_text import NAME, bare_code
+from leishen.backends.cypher_text import MAX_VALUE_DEPTH, NAME, bare_code, value_depth
 from leishen.errors import Busy, CypherRefused
 
 DEFAULT_LIMIT = 1000
@@ -77,7 +77,8 @@ def check_options(limit, timeout) -> tuple[int, float]:
 
 
 def check_params(params) -> dict:
-    """The parameters as a dict of identifier → JSON value, at most MAX_PARAM_BYTES of JSON."""
+    """The parameters as a dict of identifier → JSON value, nested at most MAX_VALUE_DEPTH deep, at most
+    MAX_PARAM_BYTES of JSON."""
     if params is None:
         return {}
     if not isinstance(params, dict):
@@ -85,6 +86,10 @@ def check_params(params) -> dict:
     for name in params:
         if not isinstance(name, str) or not re.fullmatch(NAME, name):
             raise CypherRefused(f"parameter name {name!r} is not an identifier")
+        depth = value_depth(params[name])
+        if depth > MAX_VALUE_DEPTH:
+            raise CypherRefused(f"parameter {name} nests lists or maps {depth} deep; at most {MAX_VALUE_DEPTH} "
+                                "levels are accepted")
     try:
         size = len(json.dumps(params, ensure_ascii=False, allow_nan=False).encode())
     except (TypeError, ValueError) as exc:

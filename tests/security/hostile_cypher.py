@@ -124,3 +124,15 @@ HOSTILE += [
      + " RETURN count(*)"),
     ("additions_5000", "RETURN " + "+".join("1" for _ in range(5000))),
 ]
+
+# issue 31: a 500 on Neo4j before — the plan check recursed through a plan 500 UNIONs deep, and converting a
+# parameter or a result nested 500 (1,000) deep recursed past Python's limit
+_NESTED = 1
+for _ in range(500):
+    _NESTED = [_NESTED]
+HOSTILE += [
+    ("unions_500", " UNION ".join(f"RETURN {i} AS x" for i in range(500))),
+    ("param_nested_500", "RETURN $deep AS deep"),
+    ("result_nested_1000", "RETURN reduce(acc = [], i IN range(1, 1000) | [acc]) AS deep"),
+]
+PARAMS["param_nested_500"] = {"deep": _NESTED}
