@@ -3,7 +3,8 @@
 1. a rescue or reversal row (``modifies=``) sets aside the findings of the row it modifies (000:3, 003:79 …);
 2. findings read at a 用神 come before the others, the first-read 用神 (先看) before those read as well
    (兼看) — 002:151; at one place the rows of the passage that asks the facet's question (its heading) come
-   before rows of other passages (convention J7), and a finding that needs judgment after one that holds (J2);
+   before rows of other passages (convention J7; not for a 吉凶 facet, whose answers come from every paragraph of
+   the topic), and a finding that needs judgment after one that holds (J2);
 3. a facet ordered ``judged_by`` (the general reading's 吉凶) takes, at one place, the findings through the
    general the place rides and the 煞 it belongs to and sits on first: they fix its 吉凶 (000:3, 000:23, 000:79);
 4. of a facet whose answers exclude each other, the answers of the first rank decide it; two different
@@ -98,8 +99,8 @@ def candidates(facet: Facet, keyed: list[tuple]) -> list[Candidate]:
         answer = facet.answer_for(meaning, label, category, polarity)
         if answer is not None:
             value = answer_value(answer, f)
-            if value:  # J7: at one place, the rows of the passage that asks the question come first
-                own = 0 if set(f.get("src") or ()) & set(facet.src) else 1
+            if value:  # J7: at one place, the rows of the passage that asks a (descriptive) question come first
+                own = 0 if answer.value == "=polarity" or set(f.get("src") or ()) & set(facet.src) else 1
                 judged = 0 if not facet.judged_by or qualifies(f) else 1
                 out.append(Candidate(f, value, (rank[0], judged, own, rank[1]), season))
     return sorted(out, key=lambda c: c.rank)

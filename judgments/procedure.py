@@ -17,14 +17,16 @@ import weakref
 from collections import defaultdict
 from dataclasses import dataclass
 
+from leishen.errors import LeishenError
 from leishen.judgments.facets import answer_facet, candidates, finding_keys, overridden_by
 from leishen.judgments.tables import facet_table
 from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, times_entry
 from leishen.judgments.usegod import at_use_god, from_fact, general_rows, is_method, use_god_json
 
 TRANSMISSIONS_DROPPED = ("中傳", "末傳")  # 002:151 月將加時專視初, 中末總棄
-DEFAULT_OPTIONS = {"timing_stem": "earth", "nianjing_chart": "lichun"}
-OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "asked")}
+DEFAULT_OPTIONS = {"timing_stem": "earth", "nianjing_chart": "lichun", "verdict_conflict": "undecided"}
+OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "asked"),
+           "verdict_conflict": ("undecided", "mixed")}
 
 
 _INDEXES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # reader → its TopicFacts
@@ -140,14 +142,33 @@ def overridden_json(out: dict, findings: list) -> list[dict]:
     return [{"finding": fid, "by": by["id"], "src": by_id[fid]["src"], "by_src": by["src"]} for fid, by in out.items()]
 
 
-def verdict_of(facets: list[dict]) -> tuple[str, dict]:
-    """(verdict, what gave it): the answer of the verdict facet — decided: its polarity; 未定: 未定; no finding
+class JudgmentOptionError(LeishenError):
+    """A judgment option that is not known, or a value it does not take."""
+
+    field = "options"
+
+
+def checked_options(options: dict | None) -> dict:
+    """The judgment's options over the defaults; JudgmentOptionError naming an unknown option or value."""
+    for name, value in (options or {}).items():
+        if name not in OPTIONS:
+            raise JudgmentOptionError(f"options: unknown judgment option {name!r} (one of {', '.join(OPTIONS)})")
+        if value not in OPTIONS[name]:
+            raise JudgmentOptionError(f"options.{name}: {value!r} is not one of {', '.join(OPTIONS[name])}")
+    return {**DEFAULT_OPTIONS, **(options or {})}
+
+
+def verdict_of(facets: list[dict], conflict: str = "undecided") -> tuple[str, dict]:
+    """(verdict, what gave it): the answer of the verdict facet — decided: its polarity; a conflict: 未定 (or,
+    under ``verdict_conflict=mixed``, 混: a school that reads 吉 and 凶 holding together as mixed); no finding
     answers it: 平. A topic with no verdict facet asks what, not whether: 平 (convention J3)."""
     facet = next((f for f in facets if f["verdict"]), None)
     if facet is None:
         return "平", {"convention": "J3", "en": "the texts ask what, not whether, for this topic"}
     by = {"facet": facet["facet"], "src": facet["heading_src"]}
     if facet["status"] == "未定":
+        if conflict == "mixed":
+            return "混", {**by, "option": "verdict_conflict=mixed"}
         return "未定", by
     if facet["status"] == "open":
         return "平", {**by, "convention": "J4", "en": "no finding answers the verdict facet on this chart"}
@@ -210,7 +231,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     live = [f for f in findings if f["id"] not in aside and not is_method(facts.get(f["rule"]["fact"]))]
     keyed = finding_keys(live, facts, reader.props, gods)
     facets = [answer_facet(fc, candidates(fc, keyed)) for fc in facet_table().get(topic_id, ())]
-    verdict, verdict_by = verdict_of(facets)
+    verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])
     props = reader.props.get(topic_id, {}) if topic_id else {}
     reasons = reasons_of(gods, facets, findings, aside)
     by_id = {f["id"]: f for f in findings}
@@ -231,7 +252,7 @@ def judge_reading(reading: dict, chart: dict, reader, *, request=None, options: 
     """The judgments of a reading. A topic the text reads on another moment's chart (年景: the 立春 chart,
     003:75) is judged on a reading of that chart, whose findings are added to the reading (each marked
     ``read_on``), unless the school option ``nianjing_chart`` is ``asked``."""
-    options = {**DEFAULT_OPTIONS, **(options or {})}
+    options = checked_options(options)
     out = []
     for topic_id in topics_judged(reading, reader):
         if topic_id in READ_ON_LICHUN and options["nianjing_chart"] == "lichun":

@@ -97,11 +97,12 @@ def general_rows(topic: str | None, systems, bindings: dict) -> list[UseGod]:
 
 
 def at_use_god(finding: dict, god: UseGod) -> bool:
-    """A finding is read at a 用神 when its path starts at the 用神's slot, or the 用神's node is the start of
-    its path or the branch over it (the path's first two nodes: a position and what stands over it)."""
-    path = finding.get("path") or ()
-    if path and path[0].get("slot") == god.slot:
+    """A finding is read at a 用神 when it reads the 用神's slot (the slot is among those its path and evidence
+    start from: 時元尅人元 reads the day stem as well as the hour's), or the 用神's node is the start of its path
+    or the branch over it (the path's first two nodes: a position and what stands over it)."""
+    if god.slot in (finding.get("bindings") or {}):
         return True
+    path = finding.get("path") or ()
     nodes = [step["node"].get("id") for step in path[:3] if "node" in step]
     return god.node is not None and god.node in nodes
 

@@ -54,14 +54,26 @@ def test_shefu_edible_follows_002_151(judged, moment):
 
 def test_chuxing_verdict_read_at_the_asker(judged):
     """出行 (004:71): 日元為人 — the day stem is the traveller, read first. On 2030-01-15 04:00 (庚戌日 戊寅時) the
-    palace where 庚 stands holds a 凶格 (004:83 凶格事事凶): the verdict is 凶, and every deciding finding is read
-    at the day stem (its path passes the stem 庚)."""
+    hour's 納音 (土) does not harm the asker and generates him (004:71: 堪策驥, 先稱意, 吉), but the palace where
+    庚 stands holds a 凶格 (004:83: 事事俱凶). Both are read at the asker and no line of the texts ranks one
+    over the other: the verdict is 未定, both named; under verdict_conflict=mixed it is 混."""
     _, js = judged("2030-01-15T04:00+08:00", "出行")
     j = js["出行"]
     assert j["use_god"][0]["slot"] == "日干" and j["use_god"][0]["node"]["name"] == "庚"
-    assert j["verdict"] == "凶" and j["verdict_by"]["facet"] == "可行否"
+    assert j["verdict"] == "未定" and j["verdict_by"]["facet"] == "可行否"
     f = facet(j, "可行否")
-    assert f["status"] == "decided" and "004:83" in f["src"]
+    assert {a["value"] for a in f["conflict"]} == {"吉", "凶"}
+    assert {"004:71", "004:83"} <= {s for a in f["conflict"] for s in a["src"]}
+    _, mixed = judged("2030-01-15T04:00+08:00", "出行", options={"verdict_conflict": "mixed"})
+    assert mixed["出行"]["verdict"] == "混" and mixed["出行"]["verdict_by"]["option"] == "verdict_conflict=mixed"
+
+
+def test_unknown_judgment_option_is_refused(judged):
+    from leishen.judgments.procedure import JudgmentOptionError
+    with pytest.raises(JudgmentOptionError, match="options.timing_stem: 'sky'"):
+        judged("2030-01-15T04:00+08:00", "出行", options={"timing_stem": "sky"})
+    with pytest.raises(JudgmentOptionError, match="unknown judgment option 'speed'"):
+        judged("2030-01-15T04:00+08:00", "出行", options={"speed": 1})
 
 
 def test_conflict_is_undecided_and_names_both(judged):
