@@ -74,6 +74,12 @@ class Made:
         self._rules: dict = {}  # rule fact → its findings' parts (_rule_parts)
         self._tokens = count()  # each pattern walk's key: a number never given twice
 
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_reading"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, _reading=threading.local())
+
     def start(self) -> None:
         """Called before a reading: turns the generations when the newer has grown past the limit."""
         if len(self.store) > self.limit:

@@ -108,6 +108,11 @@ def atom_value(atom: tuple, arg: Arg | None, b):
     return tuple(chains)
 
 
+def _no_values(values: list) -> tuple:
+    """The key of a group that reads no atom."""
+    return ()
+
+
 class Group:
     """Rules of one reading scope that read the same atoms, and their outcomes by the atoms' values:
     ``(order, finding)`` of each rule that held (REQUIRES groups: the pattern's result)."""
@@ -118,7 +123,7 @@ class Group:
         """*atoms* None: what the rules read is not known (never recalled)."""
         self.atoms, self.rules, self.kept = atoms, rules, {}
         index = [numbers[a] for a in atoms or ()]
-        self.get = itemgetter(*index) if index else (lambda values: ())
+        self.get = itemgetter(*index) if index else _no_values
 
 
 class Recall:
@@ -134,6 +139,12 @@ class Recall:
         self.size = 0
         self.evaluated = self.recalled = 0  # rules evaluated, outcomes recalled, by this reader so far
         self._lock = threading.Lock()  # readings made at once on one reader recall one at a time
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, _lock=threading.Lock())
 
     def rule_reads(self, rule) -> dict | None:
         """The atoms a rule's outcome depends on: its condition's, and the slot a Concept its fact names

@@ -101,6 +101,13 @@ class Reader(Topics, Selecting):
         self._pool_lock = threading.Lock()
         self.recall = Recall(self) if recall else None  # outcomes recalled by what they read (with the cache)
 
+    def __getstate__(self) -> dict:
+        """What a pickled reader keeps: everything but its worker threads and their lock (made again)."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_pool", "_pool_lock")}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, _pool=None, _pool_lock=threading.Lock())
+
     def _derived_pairs(self, functional: dict) -> dict:
         """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
         (a chart-decided condition, a slot with suffixes, a functional predicate from its fact table, a
