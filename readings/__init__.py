@@ -68,7 +68,7 @@ def warm(r: Reader) -> None:
     (a reading is the same whatever the reader read before)."""
     from leishen.engine.chart import build_chart
     from leishen.engine.moment import parse_moment
-    chart = build_chart(parse_moment("2000-01-01T12:00+08:00"))
+    chart = build_chart(parse_moment(None))  # now: this year's calendar tables made too
     for topic in (None, "*"):
         r.read(chart, topic=topic)
 

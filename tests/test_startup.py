@@ -237,3 +237,19 @@ def test_read_imports_no_server_or_driver():
     found = imported("read", MOMENT, "--json")
     assert "networkx" in found
     assert not found & (HEAVY - {"networkx"}), found & HEAVY
+
+
+def test_reader_over_a_networkx_store_is_the_cached_reader_warmed(tmp_path, monkeypatch):
+    import leishen
+    from leishen import readings
+    from leishen.backends import get_backend
+    monkeypatch.setenv("LEISHEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("LEISHEN_NO_CACHE", raising=False)
+    built = readings.reader_over(get_backend("networkx"))  # no entry yet: built and stored
+    (entry,) = entries(tmp_path)
+    store = get_backend("networkx")
+    store.ensure_loaded()
+    loaded = readings.reader_over(store)
+    assert loaded is not built and loaded.backend is store and entries(tmp_path) == [entry]
+    chart = leishen.chart(MOMENT)
+    assert json.dumps(loaded.read(chart, topic="*")) == json.dumps(built.read(chart, topic="*"))
