@@ -11,7 +11,10 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI
+from fastapi.openapi.docs import get_redoc_html
+from fastapi.responses import HTMLResponse
 from fastapi_offline import FastAPIOffline
+from starlette.middleware.gzip import GZipMiddleware
 
 from leishen import __version__
 from leishen.api import deps, errors
@@ -21,7 +24,7 @@ from leishen.api.routes_queries import router as queries_router
 from leishen.api.settings import Settings
 from leishen.api.views import mount_views
 from leishen.loaders.corpus import load_corpus
-from leishen.readings import Reader
+from leishen.readings import reader_over
 from leishen.service.lore import open_store
 
 DESCRIPTION = """The cited correspondence graph of Da Liu Ren 大六壬, Qimen Dunjia 奇門遁甲 and the
@@ -66,13 +69,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.store = _open(settings)
-        app.state.reader = Reader(app.state.store, settings.corpus)
+        app.state.reader = reader_over(app.state.store, settings.corpus)  # warmed: the first reading is fast
         try:
             yield
         finally:
             app.state.store.close()
 
     app = FastAPIOffline(title="leishen 類神", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                         redoc_url=None,
                          max_body_size=settings.max_body, swagger_ui_parameters={"validatorUrl": None},
                          dependencies=[Depends(deps.known_parameters)])
     app.state.settings = settings
@@ -81,8 +85,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in (lore_router(settings), queries_router(settings), charts_router(settings)):
         app.include_router(router)
     mount_views(app)
+    add_redoc(app)
+    app.add_middleware(GZipMiddleware, minimum_size=0)  # every answer compressed for a client that accepts gzip
     app.add_middleware(HeadAsGet)
     return app
+
+
+def add_redoc(app: FastAPI) -> None:
+    """GET /redoc: ReDoc on this server's own bundle, whose one image (the Redocly logo) is served here too."""
+    from leishen.viz.assets import redoc_url
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc() -> HTMLResponse:
+        return get_redoc_html(openapi_url=app.openapi_url, title=f"{app.title} - ReDoc", redoc_js_url=redoc_url(),
+                              redoc_favicon_url="/static-offline-docs/favicon.png", with_google_fonts=False)
 
 
 def app_from_env() -> FastAPI:

@@ -6,7 +6,7 @@ import importlib.util
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from leishen.api import deps
 from leishen.api.errors import responses
@@ -15,6 +15,12 @@ from leishen.api.models import ReadingQuery
 Store = Annotated[Any, Depends(deps.store)]
 #: a page answers HTML; its errors stay JSON (the default media type of the routes)
 HTML = {200: {"content": {"text/html": {"schema": {"type": "string"}}}, "description": "the page"}}
+
+
+def page(html: str) -> HTMLResponse:
+    """A served page: its vis-network is the cached asset, not inlined (a cast was 1.1–1.2 MB)."""
+    from leishen.viz.assets import with_vis_asset
+    return HTMLResponse(with_vis_asset(html))
 
 
 def views_router() -> APIRouter:
@@ -27,19 +33,19 @@ def views_router() -> APIRouter:
     def symbol(request: Request, store: Store, name: Annotated[str, Path(min_length=1, max_length=200)],
                depth: Annotated[int, Query(ge=1, le=3)] = 1, facts: bool = False) -> HTMLResponse:
         """A symbol's neighbourhood as an interactive graph page (``leishen view NAME``)."""
-        return HTMLResponse(viz.symbol_page(store, name, depth=depth, show_facts=facts,
-                                            corpus=request.app.state.corpus or False))
+        return page(viz.symbol_page(store, name, depth=depth, show_facts=facts,
+                                    corpus=request.app.state.corpus or False))
 
     @api.get("/reading", response_model=None, responses={**HTML, **responses(400, 422)})
     def reading(request: Request, query: Annotated[ReadingQuery, Query()]) -> HTMLResponse:
         """A reading's subgraph: chart slots, bound symbols, the paths of the findings (``leishen view --reading``)."""
         found = request.app.state.reader.read(query.chart(), topic=query.topic)
-        return HTMLResponse(viz.reading_page(found, corpus=request.app.state.corpus or False))
+        return page(viz.reading_page(found, corpus=request.app.state.corpus or False))
 
     @api.get("/schema", response_model=None, responses=HTML)
     def schema(store: Store) -> HTMLResponse:
         """Labels and relation types with their counts (``leishen view --schema``)."""
-        return HTMLResponse(viz.schema_page(store))
+        return page(viz.schema_page(store))
 
     return api
 
@@ -52,6 +58,7 @@ def mount_views(app: FastAPI) -> None:
 
     app.include_router(views_router())
     app.include_router(page_router(viz.web_root()))
+    app.include_router(assets_router())
 
 
 #: the files of the web page, with their media types (nothing else in its folder is served)
@@ -64,11 +71,27 @@ def page_router(root) -> APIRouter:
     api = APIRouter(include_in_schema=False)
 
     def serve(name: str):
-        def page() -> FileResponse:
-            return FileResponse(root / name, media_type=PAGE_FILES[name])
-        return page
+        def file() -> FileResponse:  # revalidated on each load (its ETag), so an edit shows at once
+            return FileResponse(root / name, media_type=PAGE_FILES[name], headers={"Cache-Control": "no-cache"})
+        return file
 
     api.add_api_route("/", serve("index.html"), methods=["GET", "HEAD"])
     for name in PAGE_FILES:
         api.add_api_route(f"/{name}", serve(name), methods=["GET", "HEAD"])
+    return api
+
+
+def assets_router() -> APIRouter:
+    """GET (and HEAD) each asset of :func:`leishen.viz.assets.assets` at its versioned URL, cached a year."""
+    from leishen.viz.assets import CACHE_FOREVER, assets
+
+    api = APIRouter(include_in_schema=False)
+
+    def serve(data: bytes, media_type: str):
+        def asset() -> Response:
+            return Response(data, media_type=media_type, headers={"Cache-Control": CACHE_FOREVER})
+        return asset
+
+    for url, (data, media_type) in assets().items():
+        api.add_api_route(url, serve(data, media_type), methods=["GET", "HEAD"])
     return api

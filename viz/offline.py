@@ -100,7 +100,8 @@ def page_html(net: Network, *, title: str, note: str = "", legend: list[tuple[st
     """The network as one self-contained HTML page (no remote load), with a title bar and legend."""
     raw = net.generate_html()
     page = _HEADING.sub("", _BOOTSTRAP.sub("", raw))
-    head = (f'<title>{html.escape(title)}</title>\n<link rel="icon" href="data:,">\n'
+    head = (f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f'<title>{html.escape(title)}</title>\n<link rel="icon" href="data:,">\n'
             f"<style>{PAGE_STYLE}</style>\n</head>")
     page = page.replace("</head>", head, 1)
     bar = (f'<div id="leishen-head"><h1>{html.escape(title)}</h1>'

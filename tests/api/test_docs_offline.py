@@ -38,3 +38,17 @@ def test_error_answers_are_declared(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"400", "408", "413", "422"} <= set(paths["/cypher"]["post"]["responses"])
     assert {"404", "422"} <= set(paths["/symbols/{name}"]["get"]["responses"])
+
+
+REMOTE_IMAGE = re.compile(r"""src\s*:\s*["'](https?://[^"']+)["']|url\(\s*["']?(https?://[^"')]+)""")
+
+
+@pytest.mark.parametrize("page", ["/redoc"])
+def test_doc_page_scripts_load_no_remote_image(client, page):
+    """ReDoc's bundle draws the Redocly logo from cdn.redoc.ly as shipped; the served bundle names a local one."""
+    scripts = [u for u in references(client.get(page).text) if u.endswith(".js")]
+    assert scripts
+    for url in scripts:
+        remote = {next(g for g in m.groups() if g) for m in REMOTE_IMAGE.finditer(client.get(url).text)}
+        assert remote == set(), (url, remote)
+    assert client.get("/assets/redoc-logo.svg").headers["content-type"] == "image/svg+xml"

@@ -11,6 +11,8 @@ import pytest
 
 from apicheck import assert_error
 
+from leishen.viz.assets import vis_text
+
 pytest.importorskip("leishen.viz")
 
 REFERENCE = re.compile(r"""(?:src|href)\s*=\s*["']([^"']+)["']""")
@@ -50,3 +52,33 @@ def test_api_routes_come_before_the_web_page(client):
 def test_pages_bad_input(client, path, status, field):
     body = assert_error(client.get(path), status)
     assert field is None or body["field"] == field
+
+
+VIS_SCRIPT = re.compile(r'<script src="(/assets/vis-network-[0-9a-f]+\.min\.js)"></script>')
+
+
+@pytest.mark.parametrize("path", [f"/views/symbol/{urllib.parse.quote('子')}", "/views/schema",
+                                  f"/views/reading?{QUERY}"])
+def test_served_pages_reference_vis_network_once_instead_of_inlining_it(client, path):
+    html = assert_local_page(client.get(path))
+    found = VIS_SCRIPT.findall(html)
+    assert len(found) == 1 and vis_text()[:2000] not in html
+    asset = client.get(found[0])
+    assert asset.status_code == 200 and asset.headers["content-type"].startswith("text/javascript")
+    assert "immutable" in asset.headers["cache-control"] and "max-age=31536000" in asset.headers["cache-control"]
+    assert "sourceMappingURL" not in asset.text and len(asset.content) > 400_000
+
+
+@pytest.mark.parametrize("path", ["/", "/app.js", "/style.css", "/health", "/openapi.json", "/redoc",
+                                  f"/views/reading?{QUERY}", f"/readings?{QUERY}", "/no/such/file.js"])
+def test_every_answer_is_gzipped_for_a_client_that_accepts_it(client, path):
+    answer = client.get(path, headers={"Accept-Encoding": "gzip"})
+    assert answer.headers.get("content-encoding") == "gzip", path
+    plain = client.get(path, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == answer.content
+
+
+def test_the_web_page_files_are_revalidated(client):
+    for path in ("/", "/app.js", "/style.css"):
+        answer = client.get(path)
+        assert answer.headers["cache-control"] == "no-cache" and answer.headers.get("etag")

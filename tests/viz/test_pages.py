@@ -144,3 +144,12 @@ def test_a_qualifier_naming_a_node_shows_its_name_on_the_hover(nx_backend):
     titles = " ".join(e["title"] for e in edges)
     assert "rides=" in titles and "on=" in titles
     assert not re.search(r"=(Branch|General|Stem|Topic|Vigour):", titles), re.findall(r"=\w+:\w+", titles)[:5]
+
+
+def test_written_pages_have_a_viewport_meta_and_inline_vis_network(nx_backend):
+    """A ``leishen view`` file opens offline on its own (vis-network inlined) and fits a phone's width."""
+    from leishen.viz import schema_page
+    from leishen.viz.assets import vis_text
+    page = schema_page(nx_backend)
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert vis_text() in page
