@@ -1,5 +1,5 @@
 """The pages of :mod:`leishen.viz` served by the API: /views/symbol/{name}, /views/reading, /views/schema,
-and the web page at ``/`` (its three files, each a GET route of its own: no catch-all mount, so an unknown
+/views/options (the school options the web page offers), the cached assets under /assets, and the web page at ``/`` (its three files, each a GET route of its own: no catch-all mount, so an unknown
 path is a JSON 404 and a wrong method on an API route a 405 naming the allowed ones)."""
 
 import importlib.util
@@ -41,6 +41,13 @@ def views_router() -> APIRouter:
         """A reading's subgraph: chart slots, bound symbols, the paths of the findings (``leishen view --reading``)."""
         found = request.app.state.reader.read(query.chart(), topic=query.topic)
         return page(viz.reading_page(found, corpus=request.app.state.corpus or False))
+
+    @api.get("/options", response_model=None)
+    def options() -> list[dict]:
+        """The school options the web page offers: choices, the engine's defaults, bounds, zh/ko/en labels, help."""
+        from leishen.api.models import ChartQuery
+        from leishen.viz.options import option_table
+        return option_table(ChartQuery)
 
     @api.get("/schema", response_model=None, responses=HTML)
     def schema(store: Store) -> HTMLResponse:
