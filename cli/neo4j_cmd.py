@@ -56,10 +56,15 @@ def start_cmd(port: int, data: Path | None, auth: bool, password: str | None, ti
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 @handle_errors
 def status_cmd(as_json: bool) -> None:
-    """Say whether the server runs and answers; exit 0 if it answers, 1 if not."""
+    """Say whether the server runs and answers (also a server whose start was killed half-way); exit 0 if it
+    answers, 1 if not."""
     state = _server().status()
     if as_json:
         click.echo(json.dumps(state, ensure_ascii=False, indent=2))
+    elif state.get("unrecorded"):
+        where = f"answers on {state['uri']}" if state["answering"] else "does not answer yet"
+        click.echo(f"running without a record: pid {state['pid']} (data {state['data']}) {where}; its start was "
+                   f"stopped before it finished; `leishen neo4j stop` stops it, log {state['log']}")
     elif state["answering"]:
         click.echo(f"running: {state['uri']} (pid {state['pid']}, data {state['data']}, auth {'on' if state['auth'] else 'off'})")
     elif state["running"]:

@@ -248,14 +248,47 @@ def _port_answers(port: int, timeout: float = 1.0) -> bool:
 
 
 def status(run_dir: Path | None = None) -> dict:
-    """The state of the server of ``run_dir``: running (process alive), answering (Bolt port open) and its record."""
+    """The state of the server of ``run_dir``: running (process alive), answering (Bolt port open) and its record.
+    A launcher that no state file records (its ``start`` was killed before the server answered) is reported
+    too, as ``unrecorded``: :func:`unrecorded_status`."""
     run_dir = run_dir or default_run_dir()
     state = read_state(run_dir)
     if state is None:
-        return {"running": False, "answering": False, "run_dir": str(run_dir)}
+        return unrecorded_status(Path(run_dir))
     running = _is_launcher(state.pid)
     answering = running and _port_answers(state.port)
     return {"running": running, "answering": answering, "run_dir": str(run_dir), **asdict(state)}
+
+
+def unrecorded_status(run_dir: Path) -> dict:
+    """Without a state file: not running, unless the pid file names a live launcher of ``run_dir`` (a ``start``
+    killed while it waited, e.g. ``kill -9``, leaves the detached JVM running). Then running, with its pid, the
+    data directory and auth of its command line, and the URI of its log's ready line when it printed one."""
+    pid = _launched_pid(run_dir)
+    if pid is None:
+        return {"running": False, "answering": False, "run_dir": str(run_dir)}
+    arguments = _launcher_arguments(pid)
+    log = run_dir / "neo4j.log"
+    uri = _ready_uri(log)
+    port = int(uri.rsplit(":", 1)[1]) if uri else None
+    return {"running": True, "answering": bool(port) and _port_answers(port), "run_dir": str(run_dir),
+            "unrecorded": True, "pid": pid, "port": port, "uri": uri, "data": arguments.get("--data"),
+            "log": str(log), "auth": "--auth" in arguments}
+
+
+def _launcher_arguments(pid: int) -> dict[str, str | None]:
+    """The launcher's own options (``--port``, ``--data``, ``--auth``) from its command line."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
+    except OSError:
+        return {}
+    options = argv[next((i for i, a in enumerate(argv) if a.endswith("Launcher.java")), len(argv)) + 1:]
+    found: dict[str, str | None] = {}
+    for index, item in enumerate(options):
+        if item.startswith("--"):
+            following = options[index + 1] if index + 1 < len(options) else None
+            found[item] = following if following is not None and not following.startswith("--") else None
+    return found
 
 
 # --- start ------------------------------------------------------------------------------------------
