@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from leishen.judgments.tables import Answer, Facet
-from leishen.judgments.usegod import UseGod, at_use_god
+from leishen.judgments.usegod import place_rank
 
 POLARITIES = ("吉", "凶", "混")
 POLARITY_NAMES = {"吉": ("길", "good"), "凶": ("흉", "ill"), "混": ("길흉이 섞임", "mixed"), "平": ("평", "neutral")}
@@ -33,20 +33,19 @@ class Candidate:
     season: str | None = None  # when in the year it comes (a row's season= qualifier: 003's 年景 and 天時 rows)
 
 
-def overridden_by(findings: list, facts: dict) -> dict[str, dict]:
+def overridden_by(findings: list, info: dict) -> dict[str, dict]:
     """finding id → the finding of the rescue / reversal row that sets it aside (its fact's ``modifies=``
-    names the base row's inventory item)."""
+    names the base row's inventory item); *info*: fact id → FactInfo."""
     by_item = defaultdict(list)
     for f in findings:
-        fact = facts.get(f["rule"]["fact"])
-        if fact is not None and fact.item:
-            by_item[fact.item].append(f)
+        i = info.get(f["rule"]["fact"])
+        if i is not None and i.item:
+            by_item[i.item].append(f)
     out = {}
     for f in findings:
-        fact = facts.get(f["rule"]["fact"])
-        target = fact.qualifier_dict().get("modifies") if fact is not None else None
-        for base in by_item.get(target, ()) if target else ():
-            if base["id"] != f["id"] and fact.item != facts[base["rule"]["fact"]].item:
+        i = info.get(f["rule"]["fact"])
+        for base in by_item.get(i.modifies, ()) if i is not None and i.modifies else ():
+            if base["id"] != f["id"] and i.item != info[base["rule"]["fact"]].item:
                 out.setdefault(base["id"], f)
     return out
 
@@ -60,11 +59,10 @@ def answer_value(answer: Answer, finding: dict) -> str:
     return answer.value
 
 
-def rank_of(finding: dict, gods: list[UseGod]) -> tuple:
-    """(place rank: the best 用神 it is read at, else OTHER_PLACES; 0 when it holds, 1 when it needs judgment)."""
-    place = min((g.rank for g in gods if g.system == finding.get("system") and at_use_god(finding, g)),
-                default=OTHER_PLACES)
-    return place, 0 if finding.get("certainty") == "holds" else 1
+def rank_of(finding: dict, places: dict) -> tuple:
+    """(place rank: the best 用神 it is read at, else OTHER_PLACES; 0 when it holds, 1 when it needs judgment);
+    *places* from usegod.god_places."""
+    return place_rank(finding, places, OTHER_PLACES), 0 if finding.get("certainty") == "holds" else 1
 
 
 def qualifies(finding: dict) -> bool:
@@ -76,17 +74,16 @@ def qualifies(finding: dict) -> bool:
                for step in finding.get("path") or ())
 
 
-def finding_keys(findings: list, facts: dict, props: dict, gods: list) -> list[tuple]:
+def finding_keys(findings: list, info: dict, props: dict, ranks: dict) -> list[tuple]:
     """(finding, meaning id, the meaning's label, its row's category, polarity, rank, season) of each finding:
     what a facet's answers are matched on, the order it is read in and the season its row names, found once."""
     out = []
     for f in findings:
-        fact = facts.get(f["rule"]["fact"])
+        i = info.get(f["rule"]["fact"])
         meaning = (f.get("meaning") or {}).get("id")
-        q = fact.qualifier_dict() if fact is not None else {}
-        season = q.get("season")
-        out.append((f, meaning, props.get(meaning, {}).get("label"), q.get("category"), f.get("polarity"),
-                    rank_of(f, gods), props.get(season, {}).get("name", season) if season else None))
+        season = i.season if i is not None else None
+        out.append((f, meaning, props.get(meaning, {}).get("label"), i.category if i is not None else None,
+                    f.get("polarity"), ranks[f["id"]], props.get(season, {}).get("name", season) if season else None))
     return out
 
 

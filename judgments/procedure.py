@@ -18,10 +18,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from leishen.errors import LeishenError
-from leishen.judgments.facets import answer_facet, candidates, finding_keys, overridden_by
+from leishen.judgments.facets import OTHER_PLACES, answer_facet, candidates, finding_keys, overridden_by, rank_of
 from leishen.judgments.tables import facet_table
 from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, times_entry
-from leishen.judgments.usegod import at_use_god, from_fact, general_rows, is_method, use_god_json
+from leishen.judgments.usegod import fact_info, from_fact, general_rows, god_places, is_method, use_god_json
 
 TRANSMISSIONS_DROPPED = ("中傳", "末傳")  # 002:151 月將加時專視初, 中末總棄
 DEFAULT_OPTIONS = {"timing_stem": "earth", "nianjing_chart": "lichun", "verdict_conflict": "undecided"}
@@ -39,9 +39,16 @@ class TopicFacts:
     the TIMES rows."""
 
     facts: dict
+    info: dict
     method: dict
     read_from: dict
     times: dict
+
+
+def _is_method(index: TopicFacts, finding: dict) -> bool:
+    """Whether a finding's row is a method row."""
+    i = index.info.get(finding["rule"]["fact"])
+    return i is not None and i.method
 
 
 def topic_facts(reader) -> TopicFacts:
@@ -59,7 +66,8 @@ def topic_facts(reader) -> TopicFacts:
                     method[t].append(fact)
                 if fact.relation == "READ_FROM":
                     read_from[fact.subject].append(fact)
-        found = _INDEXES[reader] = TopicFacts(facts, dict(method), dict(read_from), dict(times))
+        info = {fid: fact_info(fact) for fid, fact in facts.items()}
+        found = _INDEXES[reader] = TopicFacts(facts, info, dict(method), dict(read_from), dict(times))
     return found
 
 
@@ -87,7 +95,7 @@ def method_steps(findings: list, index: TopicFacts, topic_id, reader) -> list[di
     """The method rows of the reading in the tables' order: its method findings, then the topic's method facts
     that hold unconditionally (no ``when``)."""
     steps = [{"finding": f["id"], "fact": f["rule"]["fact"], "rule": f["rule"]["name"], "what": f["meaning"],
-              "src": f["src"]} for f in findings if is_method(index.facts.get(f["rule"]["fact"]))]
+              "src": f["src"]} for f in findings if _is_method(index, f)]
     if topic_id is not None:
         seen = {s["fact"] for s in steps}
         for fact in index.method.get(topic_id, ()):
@@ -105,8 +113,9 @@ def use_gods(findings: list, index: TopicFacts, topic_id, reading: dict, chart: 
     bindings, props = reading.get("bindings") or {}, reader.props
     gods, seen = [], set()
     for f in findings:
-        fact = index.facts.get(f["rule"]["fact"])
-        if fact is not None and (fact.relation == "READ_FROM" or fact.qualifier_dict().get("role") == "significator"):
+        i = index.info.get(f["rule"]["fact"])
+        if i is not None and (i.relation == "READ_FROM" or i.role == "significator"):
+            fact = index.facts[f["rule"]["fact"]]
             god = from_fact(fact, f["id"], bindings, chart, props)
             if god is not None:
                 gods.append(god)
@@ -122,10 +131,10 @@ def use_gods(findings: list, index: TopicFacts, topic_id, reading: dict, chart: 
     return sorted(gods, key=lambda g: g.rank)
 
 
-def set_aside(findings: list, facts: dict, gods: list) -> dict[str, dict]:
+def set_aside(findings: list, info: dict, gods: list) -> dict[str, dict]:
     """finding id → the finding that sets it aside: a rescue / reversal of its row, or the 專看 初傳 method
     that drops the middle and last transmissions (002:151)."""
-    out = overridden_by(findings, facts)
+    out = overridden_by(findings, info)
     for god in gods:
         if god.role == "專看" and god.slot == "初傳" and god.finding:
             by = next(f for f in findings if f["id"] == god.finding)
@@ -178,7 +187,7 @@ def verdict_of(facets: list[dict], conflict: str = "undecided") -> tuple[str, di
     return facet["answer"][0]["value"], by
 
 
-def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict) -> list[dict]:
+def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict, ranks: dict) -> list[dict]:
     """The ordered reasons: the 用神 rows, the findings that decide each facet (the verdict facet first), then
     the findings read at a 用神 that carry 吉 or 凶 — the general it rides and the 煞 it belongs to and sits on
     (000:3, 000:23, 000:79). Every reason is a finding of the same reading."""
@@ -198,7 +207,7 @@ def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict) -> l
         for fid in facet["findings"]:
             add(fid, {"en": f"answers {facet['facet']} ({facet['names']['en']})", "zh": f"答 {facet['facet']}"})
     for f in findings:
-        if f["polarity"] in ("吉", "凶") and any(g.system == f["system"] and at_use_god(f, g) for g in gods):
+        if f["polarity"] in ("吉", "凶") and ranks[f["id"]][0] < OTHER_PLACES:
             add(f["id"], {"en": "read at the 用神: qualifies it (000:3, 000:23)", "zh": "臨用神"})
     for f in findings:
         if f["query"] == "leixiang":
@@ -224,16 +233,17 @@ def when_of(topic_id, index: TopicFacts, chart: dict, props: dict, facets: list[
 def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, read_on=None) -> dict:
     """The judgment of one topic (None: the general reading) from a reading's findings."""
     index, names = topic_facts(reader), scope_names(reader, topic_id)
-    facts = index.facts
     findings = [f for f in reading["findings"] if f.get("topic") in names]
     gods = use_gods(findings, index, topic_id, reading, chart, reader)
-    aside = set_aside(findings, facts, gods)
-    live = [f for f in findings if f["id"] not in aside and not is_method(facts.get(f["rule"]["fact"]))]
-    keyed = finding_keys(live, facts, reader.props, gods)
+    aside = set_aside(findings, index.info, gods)
+    places = god_places(gods)
+    ranks = {f["id"]: rank_of(f, places) for f in findings}
+    live = [f for f in findings if f["id"] not in aside and not _is_method(index, f)]
+    keyed = finding_keys(live, index.info, reader.props, ranks)
     facets = [answer_facet(fc, candidates(fc, keyed)) for fc in facet_table().get(topic_id, ())]
     verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])
     props = reader.props.get(topic_id, {}) if topic_id else {}
-    reasons = reasons_of(gods, facets, findings, aside)
+    reasons = reasons_of(gods, facets, findings, aside, ranks)
     by_id = {f["id"]: f for f in findings}
     return {"topic": props.get("name"), "names": {"zh": props.get("name"), "ko": props.get("ko"),
                                                   "en": props.get("en")} if topic_id else None,

@@ -40,6 +40,27 @@ def general_use_gods() -> tuple[tuple, ...]:
                   _src("use_gods.csv", n, row["src"]), row["note"]) for n, row in _rows("use_gods.csv"))
 
 
+@dataclass(frozen=True, slots=True)
+class FactInfo:
+    """What a judgment reads of a fact's row, read once per reader: its category, the item it modifies, its own
+    item, whether it is method, its season and its role."""
+
+    relation: str
+    category: str | None
+    modifies: str | None
+    item: str
+    method: bool
+    season: str | None
+    role: str | None
+
+
+def fact_info(fact) -> FactInfo:
+    """The :class:`FactInfo` of a fact."""
+    q = fact.qualifier_dict()
+    return FactInfo(fact.relation, q.get("category"), q.get("modifies"), fact.item, is_method(fact), q.get("season"),
+                    q.get("role"))
+
+
 def is_method(fact) -> bool:
     """A fact states how to read, not what the chart means: a READ_FROM / SEEN_AT / JUDGED_BY /
     COUNTS_ONLY_WITH / TIMES row, or one the tables mark ``category=method`` or ``role=significator``."""
@@ -96,15 +117,31 @@ def general_rows(topic: str | None, systems, bindings: dict) -> list[UseGod]:
     return out
 
 
-def at_use_god(finding: dict, god: UseGod) -> bool:
-    """A finding is read at a 用神 when it reads the 用神's slot (the slot is among those its path and evidence
+def god_places(gods: list[UseGod]) -> dict[str, tuple[dict, dict]]:
+    """system → (slot → the best rank of a 用神 there, node → the same): what :func:`place_rank` looks up."""
+    out: dict = {}
+    for g in gods:
+        slots, nodes = out.setdefault(g.system, ({}, {}))
+        slots[g.slot] = min(g.rank, slots.get(g.slot, g.rank))
+        if g.node is not None:
+            nodes[g.node] = min(g.rank, nodes.get(g.node, g.rank))
+    return out
+
+
+def place_rank(finding: dict, places: dict, other: int) -> int:
+    """The rank of the first-read 用神 a finding is read at (*other* when none); *places* from :func:`god_places`.
+    A finding is read at a 用神 when it reads the 用神's slot (the slot is among those its path and evidence
     start from: 時元尅人元 reads the day stem as well as the hour's), or the 用神's node is the start of its path
     or the branch over it (the path's first two nodes: a position and what stands over it)."""
-    if god.slot in (finding.get("bindings") or {}):
-        return True
-    path = finding.get("path") or ()
-    nodes = [step["node"].get("id") for step in path[:3] if "node" in step]
-    return god.node is not None and god.node in nodes
+    slots, nodes = places.get(finding.get("system"), ({}, {}))
+    best = other
+    for slot in finding.get("bindings") or ():
+        best = min(best, slots.get(slot, other))
+    for step in (finding.get("path") or ())[:3]:
+        node = step.get("node")
+        if node is not None:
+            best = min(best, nodes.get(node.get("id"), other))
+    return best
 
 
 def _node(props: dict, nid: str) -> dict:

@@ -1,0 +1,89 @@
+"""Judgments, timed in one process on the shared NetworkX reader (issue #28's rows):
+
+- what a judgment of one topic adds to its reading (median over random charts, the reading alone against the
+  reading and its judgments, the same charts);
+- 擇時: ``choose(topic=出行, verdict=吉)`` over a month of hours (744 charts) and a year (8,760), one process,
+  and the year with two processes (the ratio is the speed-up).
+
+Run: ``python3 bench/bench_judgments.py [--charts N] [--year 2026] [--json FILE]``. Prints one table; writes
+nothing unless --json names a file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from datetime import datetime, timedelta, timezone
+
+import leishen
+from leishen import readings
+from leishen.engine.moment import parse_moment
+from leishen.judgments import judge
+from leishen.judgments.choose import choose
+
+TOPICS = ("射覆", "天時", "出行", "疾病")
+
+
+def random_charts(n: int, seed: int = 28) -> list[dict]:
+    rng = random.Random(seed)
+    start = datetime(1950, 1, 1, tzinfo=timezone(timedelta(hours=8)))
+    return [leishen.chart(start + timedelta(minutes=rng.randrange(0, 100 * 365 * 24 * 60))) for _ in range(n)]
+
+
+def judgment_cost(reader, charts: list[dict], topic: str) -> dict:
+    """Median ms of a reading of *topic*, and of the same reading with its judgments, on the same charts (each
+    chart read once before timing, so both sides read warm)."""
+    plain, judged = [], []
+    for chart in charts:
+        reader.read(chart, topic=topic)
+        t0 = time.perf_counter()
+        reading = reader.read(chart, topic=topic)
+        t1 = time.perf_counter()
+        judge(reading, chart, reader)
+        t2 = time.perf_counter()
+        plain.append((t1 - t0) * 1000)
+        judged.append((t2 - t0) * 1000)
+    added = statistics.median(j - p for j, p in zip(judged, plain))
+    return {"topic": topic, "reading_ms": round(statistics.median(plain), 3),
+            "with_judgment_ms": round(statistics.median(judged), 3), "added_ms": round(added, 3)}
+
+
+def choose_seconds(reader, start: str, end: str, jobs: int) -> tuple[float, int]:
+    t0 = time.perf_counter()
+    hits = list(choose(reader, "出行", parse_moment(start), parse_moment(end), verdict="吉", jobs=jobs))
+    return time.perf_counter() - t0, len(hits)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--charts", type=int, default=300)
+    ap.add_argument("--year", type=int, default=2026)
+    ap.add_argument("--json", help="also write the rows to this file")
+    args = ap.parse_args()
+    reader = readings.reader()
+    charts = random_charts(args.charts)
+    rows = [judgment_cost(reader, charts, t) for t in TOPICS]
+    y = args.year
+    month = choose_seconds(reader, f"{y}-12-01T00:00+08:00", f"{y}-12-31T23:00+08:00", 1)
+    # two processes first: what the forked workers keep does not come back to this one, so the one-process
+    # run after it starts from the same reader state
+    year2 = choose_seconds(reader, f"{y}-01-01T00:00+08:00", f"{y}-12-31T23:00+08:00", 2)
+    year1 = choose_seconds(reader, f"{y}-01-01T00:00+08:00", f"{y}-12-31T23:00+08:00", 1)
+    out = {"judgment": rows, "choose_month_s": round(month[0], 2), "choose_month_hits": month[1],
+           "choose_year_jobs1_s": round(year1[0], 2), "choose_year_jobs2_s": round(year2[0], 2),
+           "jobs2_speedup": round(year1[0] / year2[0], 2), "year_hits": [year1[1], year2[1]]}
+    print("topic  reading ms  with judgment ms  added ms (target ≤ 1)")
+    for r in rows:
+        print(f"{r['topic']:<6} {r['reading_ms']:>10} {r['with_judgment_ms']:>17} {r['added_ms']:>9}")
+    print(f"choose 出行 吉, a month of hours (744 charts): {out['choose_month_s']} s (target ≤ 2), {month[1]} moments")
+    print(f"choose 出行 吉, a year (8,760 charts): {out['choose_year_jobs1_s']} s with one process (target ≤ 20), "
+          f"{out['choose_year_jobs2_s']} s with two: {out['jobs2_speedup']}× (target ≥ 1.7)")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(out, fh, ensure_ascii=False, indent=1)
+
+
+if __name__ == "__main__":
+    main()
