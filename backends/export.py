@@ -2,8 +2,10 @@
 
 What is exported is the graph of direct relations between symbols: every node but the reifying
 ``Fact`` and ``Passage`` nodes, and one edge per fact carrying its citations as edge attributes
-(``src`` = the ``doc:line`` list, ``fact``, ``zh``, ``variant``, ``note``, and ``qualifiers`` — the
-literal ones and, for a symbol qualifier, its node id).  Each node's ``label`` is its display name
+(``relation`` = the relation type, ``label`` = the type with its Chinese term as Gephi and Cytoscape show
+it, ``src`` = the ``doc:line`` list, ``fact``, ``zh``, ``variant``, ``note``, and ``qualifiers`` — the
+literal ones and, for a symbol qualifier, its node id; in ``edges.csv`` the column ``type`` is
+``Directed``, the edge kind Gephi's spreadsheet import reads there).  Each node's ``label`` is its display name
 (``name``, what Gephi and Cytoscape show) and ``type`` its label in the schema (``Branch``).
 
 Optionally only a symbol's neighbourhood, by the one definition ``leishen view`` draws
@@ -31,8 +33,10 @@ FORMATS = ("graphml", "json", "csv")
 SEPARATOR = "|"
 NODE_FIELDS = ("id", "label", "type", "key", "name", "ko", "en", "aliases", "src")
 NODE_ATTRS = NODE_FIELDS[3:]
-EDGE_FIELDS = ("source", "target", "type", "zh", "src", "fact", "qualifiers", "variant", "note", "item",
-               "source_name", "target_name")
+EDGE_FIELDS = ("source", "target", "type", "relation", "label", "zh", "src", "fact", "qualifiers", "variant", "note",
+               "item", "source_name", "target_name")
+EDGE_ATTRS = EDGE_FIELDS[3:12]
+GEPHI_EDGE_TYPE = "Directed"  # Gephi's spreadsheet import reads an edge table's `type` as Directed/Undirected/Mixed
 
 
 class ExportError(LeishenError):
@@ -65,7 +69,8 @@ def relation_graph(g: nx.MultiDiGraph) -> nx.MultiDiGraph:
     for u, v, key, data in g.edges(keys=True, data=True):
         if data["type"] in REIFIED or u not in out or v not in out:
             continue
-        out.add_edge(u, v, key, type=data["type"], zh=data["zh"], src=list(data.get("src", ())),
+        out.add_edge(u, v, key, relation=data["type"], label=f"{data['type']} {data['zh']}".strip(), zh=data["zh"],
+                     src=list(data.get("src", ())),
                      fact=data.get("fact", key), qualifiers=_qualifiers(g, key, data.get("qualifiers")),
                      variant=data.get("variant", ""), note=data.get("note", ""), item=data.get("item", ""))
     return out
@@ -118,7 +123,7 @@ def node_rows(g: nx.MultiDiGraph) -> list[dict]:
 
 
 def edge_rows(g: nx.MultiDiGraph) -> list[dict]:
-    rows = [{"source": u, "target": v, **{k: _flat(d.get(k)) for k in EDGE_FIELDS[2:10]},
+    rows = [{"source": u, "target": v, "type": GEPHI_EDGE_TYPE, **{k: _flat(d.get(k)) for k in EDGE_ATTRS},
              "source_name": g.nodes[u].get("name", ""), "target_name": g.nodes[v].get("name", "")}
             for u, v, d in g.edges(data=True)]
     return sorted(rows, key=lambda r: (r["fact"], r["source"], r["target"]))

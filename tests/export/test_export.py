@@ -39,7 +39,8 @@ def test_graphml_reads_back(tmp_path, relations):
     assert back.number_of_edges() == relations.number_of_edges()
     assert back.nodes["Branch:zi"]["name"] == "子"
     assert back.nodes["Branch:zi"]["label"] == "子" and back.nodes["Branch:zi"]["type"] == "Branch"
-    edge = next(d for _, v, d in back.out_edges("Branch:zi", data=True) if d["type"] == "HAS_ELEMENT")
+    edge = next(d for _, v, d in back.out_edges("Branch:zi", data=True) if d["relation"] == "HAS_ELEMENT")
+    assert edge["label"].startswith("HAS_ELEMENT ") and "type" not in edge
     assert edge["src"] and all(":" in s for s in edge["src"].split("|"))
 
 
@@ -48,7 +49,7 @@ def test_json_keeps_lists_and_maps(tmp_path, relations):
     run("--format", "json", "-o", str(out))
     back = nx.node_link_graph(json.loads(out.read_text(encoding="utf-8")), edges="edges")
     assert back.number_of_edges() == relations.number_of_edges()
-    stages = [d for _, _, d in back.out_edges("Stem:jia", data=True) if d["type"] == "LIFE_STAGE"]
+    stages = [d for _, _, d in back.out_edges("Stem:jia", data=True) if d["relation"] == "LIFE_STAGE"]
     assert stages and all(isinstance(d["src"], list) and d["qualifiers"]["stage"].startswith("LifeStage:") for d in stages)
 
 
@@ -82,6 +83,10 @@ def test_csv_neighbourhood(tmp_path, nx_backend, relations):
     ids = {n["id"] for n in nodes}
     assert "Branch:zi" in ids and "Element:water" in ids and len(ids) < relations.number_of_nodes()
     assert all(e["source"] in ids and e["target"] in ids and e["src"] for e in edges)
+    # Gephi's edge table: `type` is the edge kind (Directed/Undirected/Mixed), `label` what it shows
+    assert {e["type"] for e in edges} == {"Directed"} and all(e["label"].startswith(e["relation"]) for e in edges)
+    clash = next(e for e in edges if e["relation"] == "CLASHES")
+    assert clash["label"] == "CLASHES 沖" and {clash["source_name"], clash["target_name"]} == {"子", "午"}
     want = export.neighbourhood(relations, *export.symbol_neighbourhood(nx_backend, ["Branch:zi"], 1))
     assert len(edges) == want.number_of_edges() and ids == set(want.nodes)
 
@@ -113,15 +118,15 @@ def test_a_neighbourhood_reaches_the_facts_naming_the_symbol_as_a_qualifier(nx_b
     """長生 is the qualifier of the 長生 facts (甲 長生 at 亥 …): its neighbourhood holds those facts' ends."""
     nodes, facts = export.symbol_neighbourhood(nx_backend, ["LifeStage:chang_sheng"], 1)
     sub = export.neighbourhood(relations, nodes, facts)
-    pairs = {(u, v) for u, v, d in sub.edges(data=True) if d["type"] == "LIFE_STAGE"}
+    pairs = {(u, v) for u, v, d in sub.edges(data=True) if d["relation"] == "LIFE_STAGE"}
     assert ("Stem:jia", "Branch:hai") in pairs
     assert all(d["qualifiers"].get("stage") == "LifeStage:chang_sheng" for u, v, d in sub.edges(data=True)
-               if d["type"] == "LIFE_STAGE")
+               if d["relation"] == "LIFE_STAGE")
 
 
 def test_stdout_and_bad_input(relations):
     text = run("--format", "csv", "--symbol", "Branch:zi", "--depth", "0")
-    assert list(csv.DictReader(text.splitlines())) == [] and text.startswith("source,target,type,")
+    assert list(csv.DictReader(text.splitlines())) == [] and text.startswith("source,target,type,relation,label,")
     graphml = nx.parse_graphml(run("--format", "graphml", "--symbol", "Branch:zi", "--depth", "0"))
     assert list(graphml.nodes) == ["Branch:zi"] and graphml.number_of_edges() == 0
     result = CliRunner().invoke(cli, ["export", "--format", "csv", "--symbol", "no-such-symbol-x"])
