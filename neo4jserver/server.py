@@ -26,13 +26,21 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from leishen.errors import BackendError, BackendUnavailable
+from leishen.neo4jserver.processes import (  # noqa: F401 - _is_launcher and _children are used by tests too
+    _children,
+    _is_launcher,
+    _launched_pid,
+    _launcher_arguments,
+    _pid_file,
+    _port_answers,
+    _terminate,
+)
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 POM = PACKAGE_DIR / "pom.xml"
@@ -53,9 +61,6 @@ JVM_FLAGS = [
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
     "-Dio.netty.tryReflectionSetAccessible=true",
 ]
-
-_children: dict[int, subprocess.Popen] = {}  # servers started by this process, to reap them on stop
-
 
 @dataclass
 class ServerState:
@@ -104,21 +109,6 @@ def default_run_dir(home: Path | None = None) -> Path:
 
 def _state_file(run_dir: Path) -> Path:
     return run_dir / "server.json"
-
-
-def _pid_file(run_dir: Path) -> Path:
-    """Written as soon as the JVM is launched, before it answers: how ``stop`` finds a server whose start failed."""
-    return run_dir / "launcher.pid"
-
-
-def _launched_pid(run_dir: Path) -> int | None:
-    """The pid in the pid file when it is a live launcher whose working directory is ``run_dir``."""
-    try:
-        pid = int(_pid_file(run_dir).read_text().strip())
-        cwd = Path(os.readlink(f"/proc/{pid}/cwd"))
-    except (OSError, ValueError):
-        return None
-    return pid if _is_launcher(pid) and cwd.resolve() == Path(run_dir).resolve() else None
 
 
 def require_driver() -> None:
@@ -223,30 +213,6 @@ def _clear_state(run_dir: Path) -> None:
             path.unlink()
 
 
-def _is_launcher(pid: int) -> bool:
-    """True when ``pid`` is alive (not a zombie) and runs our Launcher.java (guards against pid reuse)."""
-    child = _children.get(pid)
-    if child is not None and child.poll() is not None:
-        return False
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        if stat.rsplit(")", 1)[1].split()[0] == "Z":
-            return False
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-    except (OSError, IndexError):
-        return False
-    return "Launcher.java" in cmdline
-
-
-def _port_answers(port: int, timeout: float = 1.0) -> bool:
-    """True when something accepts TCP connections on 127.0.0.1:port."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout):
-            return True
-    except OSError:
-        return False
-
-
 def status(run_dir: Path | None = None) -> dict:
     """The state of the server of ``run_dir``: running (process alive), answering (Bolt port open) and its record.
     A launcher that no state file records (its ``start`` was killed before the server answered) is reported
@@ -274,21 +240,6 @@ def unrecorded_status(run_dir: Path) -> dict:
     return {"running": True, "answering": bool(port) and _port_answers(port), "run_dir": str(run_dir),
             "unrecorded": True, "pid": pid, "port": port, "uri": uri, "data": arguments.get("--data"),
             "log": str(log), "auth": "--auth" in arguments}
-
-
-def _launcher_arguments(pid: int) -> dict[str, str | None]:
-    """The launcher's own options (``--port``, ``--data``, ``--auth``) from its command line."""
-    try:
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
-    except OSError:
-        return {}
-    options = argv[next((i for i, a in enumerate(argv) if a.endswith("Launcher.java")), len(argv)) + 1:]
-    found: dict[str, str | None] = {}
-    for index, item in enumerate(options):
-        if item.startswith("--"):
-            following = options[index + 1] if index + 1 < len(options) else None
-            found[item] = following if following is not None and not following.startswith("--") else None
-    return found
 
 
 # --- start ------------------------------------------------------------------------------------------
@@ -429,22 +380,6 @@ def ensure_running(**kwargs) -> dict:
 
 
 # --- stop -------------------------------------------------------------------------------------------
-
-
-def _terminate(pid: int, grace: float, first_signal: int = signal.SIGTERM) -> None:
-    """SIGTERM (clean shutdown through the launcher's hook), then SIGKILL after ``grace`` seconds."""
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, first_signal)
-    deadline = time.monotonic() + grace
-    while time.monotonic() < deadline and _is_launcher(pid):
-        time.sleep(0.2)
-    if _is_launcher(pid):
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    child = _children.pop(pid, None)
-    if child is not None:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            child.wait(timeout=10)
 
 
 def stop(run_dir: Path | None = None, *, grace: float = 60.0) -> bool:
