@@ -17,8 +17,7 @@ import gc
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from leishen import diskcache
 from leishen.errors import CitationError
@@ -28,6 +27,9 @@ from leishen.loaders.records import Edge, Fact, GraphData, Node
 from leishen.loaders.schema import RelationDef, Schema, load_schema, ontology_dir
 from leishen.loaders.tables import (Registry, raise_errors, read_entities, read_facts,
                                     read_glossary)
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["build_graph", "graph_source", "graph_key", "keep_graph", "load_facts", "to_networkx", "fact_dict", "check_citations", "read_registry"]
 
@@ -245,6 +247,7 @@ def to_networkx(data: GraphData) -> nx.MultiDiGraph:
     faster than ``add_nodes_from``/``add_edges_from`` for our 25k records.  Every edge's ends are known nodes and keys are unique
     (the loader guarantees both; ``tests/graph/test_build.py`` compares with ``add_edges_from``).
     """
+    import networkx as nx  # here: a command that needs only the records does not import networkx
     g = nx.MultiDiGraph()
     with _bulk_allocation():
         attrs, succ, pred = g._node, g._succ, g._pred

@@ -253,3 +253,9 @@ def test_reader_over_a_networkx_store_is_the_cached_reader_warmed(tmp_path, monk
     assert loaded is not built and loaded.backend is store and entries(tmp_path) == [entry]
     chart = leishen.chart(MOMENT)
     assert json.dumps(loaded.read(chart, topic="*")) == json.dumps(built.read(chart, topic="*"))
+
+
+@pytest.mark.parametrize("args", [("coverage", "--json"), ("passage", "000:3", "--json")])
+def test_commands_on_the_records_import_no_networkx(args):
+    found = imported(*args)
+    assert "leishen" in found and not found & HEAVY, found & HEAVY
