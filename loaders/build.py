@@ -212,7 +212,7 @@ def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> Grap
     if data is None:
         key = graph_key(source) if diskcache.enabled() else None
         data = diskcache.load("graph", key) if key else None
-        if data is None:
+        if not isinstance(data, GraphData):
             data = _build(*source)
             if key:
                 diskcache.store("graph", key, data)
