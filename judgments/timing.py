@@ -67,7 +67,8 @@ def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth") -> li
 
 
 def lichun_moment(moment: datetime) -> datetime:
-    """The 立春 instant that opens the solar year of *moment*, on *moment*'s clock."""
+    """The 立春 instant that opens the solar year of *moment*, on *moment*'s clock (a moment in the minute of
+    交春 but before its instant belongs to the year before)."""
     start = term_start("立春", moment.year)
     if start > moment:
         start = term_start("立春", moment.year - 1)
@@ -79,7 +80,8 @@ def lichun_chart(chart: dict, request):
     from leishen.engine.chart import ChartRequest, build_chart
     request = request or ChartRequest()
     moment = lichun_moment(local_moment(chart))
-    moment = moment.replace(second=0, microsecond=0)  # 003:75 交春 to the minute
+    if moment.second or moment.microsecond:  # 003:75 交春 to the minute: the first whole minute of the new term
+        moment = moment.replace(second=0, microsecond=0) + timedelta(minutes=1)
     other = build_chart(moment, request)
     read_on = {"moment": other["moment"], "term": "立春", "src": ["003:75"],
                "why": {"zh": "年景以交春時刻之局讀之", "ko": "입춘 교절 시각의 국으로 한 해를 본다",
