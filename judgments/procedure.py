@@ -276,5 +276,6 @@ def judge_reading(reading: dict, chart: dict, reader, *, request=None, options: 
             out.append(judge_topic(topic_id, {**reading, "bindings": other_reading["bindings"]}, other, reader,
                                    options, read_on))
         else:
-            out.append(judge_topic(topic_id, reading, chart, reader, options))
+            out.append(judge_topic(topic_id, reading, chart, reader, options,
+                                   {"moment": chart.get("moment"), "term": None, "src": [], "why": None}))
     return out

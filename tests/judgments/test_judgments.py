@@ -133,4 +133,5 @@ def test_nianjing_is_read_on_the_lichun_chart(judged):
 def test_nianjing_asked_chart_option(judged):
     """nianjing_chart=asked reads 年景 on the asked chart (the option for a school that does not follow 003:75)."""
     reading, js = judged("2030-01-15T04:00+08:00", "年景", options={"nianjing_chart": "asked"})
-    assert js["年景"]["read_on"] is None and not any(f["id"].startswith("立春/") for f in reading["findings"])
+    assert js["年景"]["read_on"]["moment"] == reading["moment"] and js["年景"]["read_on"]["term"] is None
+    assert not any(f["id"].startswith("立春/") for f in reading["findings"])
