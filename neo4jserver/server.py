@@ -239,7 +239,7 @@ def unrecorded_status(run_dir: Path) -> dict:
     port = int(uri.rsplit(":", 1)[1]) if uri else None
     return {"running": True, "answering": bool(port) and _port_answers(port), "run_dir": str(run_dir),
             "unrecorded": True, "pid": pid, "port": port, "uri": uri, "data": arguments.get("--data"),
-            "log": str(log), "auth": "--auth" in arguments}
+            "log": str(log), "auth": "--auth" in arguments, "started_at": None, "start_seconds": None}
 
 
 # --- start ------------------------------------------------------------------------------------------

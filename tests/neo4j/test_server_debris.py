@@ -7,6 +7,7 @@ running with the store lock held; ``stop`` then said "not running". These tests 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -107,6 +108,7 @@ def test_status_after_kill_9_of_start_names_the_running_jvm(tmp_path):
         assert "not running" not in said.stdout and said.stdout.count("\n") == 1
         state = json.loads(_cli(run_dir, "status", "--json").stdout)
         assert state["running"] is True and state["pid"] == jvm and state["data"] == str(run_dir / "data")
+        assert {f.name for f in dataclasses.fields(server.ServerState)} <= set(state)  # a recorded server's keys
         for _ in range(1800):  # until it answers (at most three minutes): status then gives its URI, exit 0
             state = server.status(run_dir)
             if state["answering"]:
