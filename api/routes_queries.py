@@ -85,7 +85,9 @@ def router(settings: Settings) -> APIRouter:
     @api.post("/cypher", response_model=CypherResult, responses=responses(400, 408, 413, 422, 429, 503))
     def cypher(body: Body, store=Depends(deps.store)) -> dict:
         """Run a read-only Cypher query (Neo4j: the allow-list guard and EXPLAIN; NetworkX: the embedded
-        engine's subset), with a time limit and a row cap (``leishen cypher --json``)."""
+        engine's subset), with a time limit and a row cap (``leishen cypher --json``). At most
+        ``LEISHEN_CYPHER_MAX_IN_FLIGHT`` queries (default twice the CPUs) run at once in a server process;
+        one past that is answered 429 at once, with ``Retry-After``."""
         return run_cypher(store, body.query, params=body.params, timeout=body.timeout, limit=body.limit)
 
     return api
