@@ -14,9 +14,10 @@ Every message says what is wrong, what was found and, where it helps, how to fix
 The CLI turns any LeishenError into a one-line message and exit code 2.
 
 A message never repeats a large input whole (:func:`capped`, applied by every LeishenError): a word of more
-than ``MAX_ECHOED_WORD`` characters keeps its head and tail, and a message of more than ``MAX_MESSAGE``
-characters keeps its beginning (what was wrong, the field) and its end (the hint), each cut saying how many
-characters it left out. A 1 MB moment gives an error line of a few hundred characters, not of 1 MB.
+than ``MAX_ECHOED_WORD`` characters keeps its head and tail, a line of more than ``MAX_MESSAGE`` characters
+keeps its beginning (what was wrong, the field) and its end (the hint), each cut saying how many characters
+it left out, and at most ``MAX_LINES`` lines are kept. A 1 MB moment gives an error line of a few hundred
+characters, not of 1 MB.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import re
 
 MAX_ECHOED_WORD = 200
 MAX_MESSAGE = 1_000
+MAX_LINES = 100
 _LONG_WORD = re.compile(r"\S{%d,}" % (MAX_ECHOED_WORD + 1))
 
 
@@ -34,14 +36,21 @@ def _cut(text: str, head: int, tail: int) -> str:
 
 
 def capped(message: str) -> str:
-    """The message with every word longer than MAX_ECHOED_WORD shortened to its head and tail, then the whole
-    cut to at most about MAX_MESSAGE characters (beginning and end kept). Short messages are unchanged."""
+    """The message with every word longer than MAX_ECHOED_WORD shortened to its head and tail, then each line
+    cut to at most about MAX_MESSAGE characters (beginning and end kept), and at most MAX_LINES lines kept (a
+    report of many errors, one a line, keeps its first ones). Short messages are unchanged."""
     if len(message) <= MAX_ECHOED_WORD:
         return message
-    message = _LONG_WORD.sub(lambda m: _cut(m.group(0), 100, 40), message)
-    if len(message) > MAX_MESSAGE:
-        message = _cut(message, 600, 300)
-    return message
+    lines = [_capped_line(line) for line in message.split("\n")]
+    if len(lines) > MAX_LINES:
+        lines = [*lines[:MAX_LINES - 1], f"…[{len(lines) - MAX_LINES + 1:,} more lines left out]"]
+    return "\n".join(lines)
+
+
+def _capped_line(line: str) -> str:
+    """One line of a message: long words shortened, the line cut to about MAX_MESSAGE characters."""
+    line = _LONG_WORD.sub(lambda m: _cut(m.group(0), 100, 40), line)
+    return _cut(line, 600, 300) if len(line) > MAX_MESSAGE else line
 
 
 class LeishenError(Exception):

@@ -68,3 +68,13 @@ def test_short_messages_are_unchanged():
     assert capped(text) == text and str(ChartError(text)) == text
     known = "known: " + ", ".join(f"query_{i}" for i in range(60))  # a long list of short names stays whole
     assert len(known) < MAX_MESSAGE and capped(known) == known
+
+
+def test_a_report_of_many_errors_keeps_each_line():
+    """raise_errors (loaders/tables.py) puts up to 50 errors in one message, one a line: none is lost."""
+    report = "\n".join(f"facts/000/x.csv row {i}, column object: 'y' is not a known symbol (known: a b c)"
+                       for i in range(53))
+    assert capped(report) == report and len(report) > MAX_MESSAGE
+    lines = capped("\n".join(["z " * 2_000] * 500)).split("\n")
+    assert len(lines) == 100 and lines[-1] == "…[401 more lines left out]"
+    assert all(len(line) <= MAX_MESSAGE + 40 for line in lines)
