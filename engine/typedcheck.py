@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timezone
 
 from leishen.engine.calendar import BRANCHES, parse_moment
@@ -147,7 +148,6 @@ def _check_systems(chart: dict, computed: dict) -> None:
 
 def _shown(value) -> str:
     """A typed or computed value in a message: a string as is, anything else as compact JSON."""
-    import json
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
