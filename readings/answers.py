@@ -1,5 +1,5 @@
-"""The backend's answers to ground checks: the parameters of the named query ``rule_checks``, each
-answer's witness with a hashable key, and the lazily asked answers of a reader with the cache on."""
+"""The backend's answers to ground checks: the parameters of the named query ``rule_checks`` and each
+answer's witness with a hashable key (the answers a reading asks as it goes: evaluators.Answers)."""
 
 from __future__ import annotations
 
@@ -27,16 +27,3 @@ def check_params(checks) -> tuple[list, list[dict], list[dict]]:
             facts.append({"id": i, "relation": c[1], "subject": c[2], "object": c[3], "role": c[4],
                           "value": c[5], "via_types": [s[0] for s in c[6]], "via_dirs": [s[1] for s in c[6]]})
     return order, paths, facts
-
-
-class Lazy:
-    """The cached answers of a reader, asking the backend for a check the first time it is needed."""
-
-    def __init__(self, reader):
-        self.reader = reader
-
-    def get(self, check):
-        known = self.reader._answers
-        if check not in known:
-            self.reader.answer({check})
-        return known[check]

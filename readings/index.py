@@ -79,11 +79,9 @@ def at_scope(head: Slot, names: set[str], locals_of: dict) -> str | None:
     return "宮" if palace and not position else "位" if position and not palace else None
 
 
-def present_pairs(bindings, derived: dict | None = None, ctx=None, kept: dict | None = None) -> dict:
+def present_pairs(bindings, derived: dict | None = None, ctx=None) -> dict:
     """scope (None = the chart) → the list of (slot, node) pair sets it binds (one per instance), with
-    the derived pairs of *derived* (scope → [(key, its reader)]) read in *ctx*. *kept* keeps an
-    instance's own pairs by its local dict (the bindings share a dict between charts; the entry holds
-    it, so its id is not reused)."""
+    the derived pairs of *derived* (scope → [(key, its reader)]) read in *ctx*."""
     chart = set()
     for name, b in bindings.slots.items():
         if isinstance(b.value, frozenset):
@@ -97,24 +95,9 @@ def present_pairs(bindings, derived: dict | None = None, ctx=None, kept: dict | 
         extra = derived.get(scope, ())
         rows = out[scope] = []
         for _, local in instances:
-            own = _own_pairs(local, kept)
+            own = frozenset((slot, b.value) for slot, b in local.items() if isinstance(b.value, str))
             rows.append(own.union(_derived(extra, local, ctx)) if extra else own)
     return out
-
-
-def _own_pairs(local: dict, kept: dict | None) -> frozenset:
-    """The (slot, node) pairs of an instance's local slots."""
-    if kept is not None:
-        found = kept.get(id(local))
-        if found is not None and found[0] is local:
-            return found[1]
-    own = frozenset((slot, b.value) for slot, b in local.items() if isinstance(b.value, str))
-    if kept is not None and len(kept) < KEPT_LIMIT:
-        kept[id(local)] = (local, own)
-    return own
-
-
-KEPT_LIMIT = 50_000  # instances whose pairs are kept (a few MB)
 
 
 def _derived(derived: list, env: dict, ctx) -> list:

@@ -117,11 +117,12 @@ class Group:
     """Rules of one reading scope that read the same atoms, and their outcomes by the atoms' values:
     ``(order, finding)`` of each rule that held (REQUIRES groups: the pattern's result)."""
 
-    __slots__ = ("atoms", "get", "rules", "kept")
+    __slots__ = ("atoms", "get", "rules", "kept", "serial")
 
-    def __init__(self, atoms: tuple | None, numbers: dict, rules: list):
-        """*atoms* None: what the rules read is not known (never recalled)."""
-        self.atoms, self.rules, self.kept = atoms, rules, {}
+    def __init__(self, atoms: tuple | None, numbers: dict, rules: list, serial: int):
+        """*atoms* None: what the rules read is not known (never recalled); *serial*: the group's number among
+        its recall's, never given twice (a pattern's outcome is numbered with it)."""
+        self.atoms, self.rules, self.kept, self.serial = atoms, rules, {}, serial
         index = [numbers[a] for a in atoms or ()]
         self.get = itemgetter(*index) if index else _no_values
 
@@ -136,7 +137,7 @@ class Recall:
         self._reads: dict = {}  # rule fact → its atoms (None: unread)
         self.scopes: dict = {}  # reading scope → what _make_scope makes
         self.values: dict = {}  # a value seen → its number
-        self.size = 0
+        self.size = self.groups_made = 0
         self.evaluated = self.recalled = 0  # rules evaluated, outcomes recalled, by this reader so far
         self._lock = threading.Lock()  # readings made at once on one reader recall one at a time
 
@@ -176,19 +177,19 @@ class Recall:
         self.size = 0
 
     # ---- a reading's scope ----------------------------------------------------------------------
-    def _scope(self, b, ctx) -> tuple:
+    def _scope(self, b, ctx, scope) -> tuple:
         """What :meth:`_make_scope` makes for a reading scope: the systems, the topic asked and those it covers,
         the school options (kept per scope)."""
         key = (b.systems, ctx.topic, ctx.topics, repr(b.options))
         found = self.scopes.get(key)
         if found is None:
-            found = self.scopes[key] = self._make_scope(b.systems, ctx.topics)
+            found = self.scopes[key] = self._make_scope(scope)
         return found
 
-    def _make_scope(self, systems: tuple, topics: frozenset) -> tuple:
+    def _make_scope(self, scope) -> tuple:
         """(the chart atoms: (number, atom, its arg); how many atoms; the pattern groups: (group, system, pattern,
         the number of its atom); the rule groups; the rules whose reads are not known: (order, rule))."""
-        facts, cases, _ = self.r._scope_of(systems, topics)
+        cases = scope.cases
         atoms: dict = {}  # atom → its arg (chart atoms) or None (pattern atoms), in first-use order
         by_pattern: dict = {}  # (system, pattern) → [(position, rules)], in the order the reading tries them
         for position, (pattern, rules, _) in enumerate(cases):
@@ -205,9 +206,7 @@ class Recall:
             pattern_groups.append((system, pattern, its_cases, reads))
         grouped: dict = {}
         unknown = {("pattern", system, pattern) for system, pattern, _, reads in pattern_groups if reads is None}
-        for order, rule in enumerate(self.r.others):
-            if rule.fact not in facts:
-                continue
+        for order, rule in enumerate(scope.others):
             reads = self.rule_reads(rule)
             if reads is None or not unknown.isdisjoint(reads):  # (a pattern never recalled: nor is the rule)
                 unread.append((order, rule))
@@ -220,12 +219,16 @@ class Recall:
             atoms.setdefault(("pattern", system, pattern), None)
         numbers = {atom: i for i, atom in enumerate(atoms)}
         chart_atoms = [(i, atom, atoms[atom]) for atom, i in numbers.items() if atom[0] != "pattern"]
-        patterns = [(Group(tuple(sorted(reads, key=numbers.get)), numbers, its_cases) if reads is not None
-                     else Group(None, numbers, its_cases), system, pattern, numbers[("pattern", system, pattern)])
+        patterns = [(Group(None if reads is None else tuple(sorted(reads, key=numbers.get)), numbers, its_cases,
+                           self._serial()), system, pattern, numbers[("pattern", system, pattern)])
                     for system, pattern, its_cases, reads in pattern_groups]
-        rule_groups = [Group(tuple(sorted(atoms_of, key=numbers.get)), numbers, [(o, r) for o, r, _ in rules])
-                       for atoms_of, rules in grouped.items()]
+        rule_groups = [Group(tuple(sorted(atoms_of, key=numbers.get)), numbers, [(o, r) for o, r, _ in rules],
+                             self._serial()) for atoms_of, rules in grouped.items()]
         return chart_atoms, len(numbers), patterns, rule_groups, unread
+
+    def _serial(self) -> int:
+        self.groups_made += 1
+        return self.groups_made
 
     def _numbered(self, value) -> int:
         values = self.values
@@ -235,23 +238,23 @@ class Recall:
         return n
 
     # ---- a reading ------------------------------------------------------------------------------
-    def read(self, ctx, answers) -> list:
+    def read(self, ctx, answers, scope) -> list:
         """The findings of the patterns and rules, in the order a reading finds them: each group's outcome
         recalled under the values of its atoms, or evaluated and kept (counted in ``evaluated`` and
         ``recalled``). One reading at a time (the numbers of the values are shared)."""
         with self._lock:
             if self.size > LIMIT:
                 self.forget()
-            return self._read(ctx, answers)
+            return self._read(ctx, answers, scope)
 
-    def _read(self, ctx, answers) -> list:
+    def _read(self, ctx, answers, scope) -> list:
         b, r = ctx.bindings, self.r
-        chart_atoms, width, patterns, rule_groups, unread = self._scope(b, ctx)
+        chart_atoms, width, patterns, rule_groups, unread = self._scope(b, ctx, scope)
         values = [None] * width
         numbered = self._numbered
         for i, atom, arg in chart_atoms:
             values[i] = numbered(atom_value(atom, arg, b))
-        concepts = r._slot_concepts(ctx)
+        concepts = r.slot_concepts(ctx)
         found, held, tried, recalled = [], {}, 0, 0
         for group, system, pattern, index in patterns:
             key = group.get(values) if group.atoms is not None else None
@@ -269,7 +272,7 @@ class Recall:
                 found.append((position, made))
                 held[(system, pattern)] = walks
                 r.made.register(pieces)
-                values[index] = numbered(("pattern", id(group), key, position))
+                values[index] = numbered(("pattern", group.serial, key, position))
         findings = [f for _, made in sorted(found, key=_first) for f in made]
         ctx = replace(ctx, patterns=held, undecided=frozenset())
         rules = []

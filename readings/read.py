@@ -1,10 +1,11 @@
 """A chart read by graph traversal: every rule the chart meets, as findings with paths and sources.
 
 :class:`Reader` holds the rules (from the fact tables), the node catalogue and a backend. ``read``
-binds the chart's slots, grounds every in-scope rule's graph predicates into checks, has the backend
-answer them in one named query (``rule_checks``), decides the patterns first (a pattern holds when
-every ``REQUIRES`` rule of one of its cases holds), then every other rule, and returns the findings,
-the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findings that need judgment.
+binds the chart's slots, makes the reading's scope (the rules of its systems and topics), has an
+evaluator (:mod:`leishen.readings.evaluators`) decide the patterns first (a pattern holds when every
+``REQUIRES`` rule of one of its cases holds), then every other rule, adds the lore readings, and returns
+the findings, the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findings that need judgment.
+``test``, ``checks_of`` and ``find`` (``read`` with ``only``) go the same way.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 
 from leishen.backends.capabilities import declared
 from leishen.loaders.build import build_graph
@@ -20,10 +20,11 @@ from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings, chart_names
-from leishen.readings.evaluate import Context, chart_decides, compile_condition, need_every
+from leishen.readings.evaluate import Context, chart_decides, compile_condition
+from leishen.readings.evaluators import Batched, Case, Plain, ReadingScope, Recalled
 from leishen.readings.protocol import check_registered
-from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates, present_pairs
-from leishen.readings.answers import Hops, Lazy, check_params
+from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates
+from leishen.readings.answers import Hops, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
@@ -40,12 +41,14 @@ class Reader(Topics, Selecting):
     """Reads charts against the rules of the graph, on a backend (NetworkX by default).
 
     *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
-    only, never on the chart); it is on by default for NetworkX and off for a server backend, so each
-    Neo4j reading asks the server. *variants* also reads the rows the tables keep as variants of the text
-    (原本作, 沈本作, typo …); by default a reading follows the regular rows only."""
+    only, never on the chart); it is on by default for a backend that ``keeps_answers`` (NetworkX) and off
+    for a server, so each Neo4j reading asks the server. *evaluator*: ``recalled`` (the default with the
+    cache on), ``batched`` (the default with it off), or ``plain`` (the reference; ``recall=False`` with the
+    cache on). *variants* also reads the rows the tables keep as variants of the text (原本作, 沈本作, typo …);
+    by default a reading follows the regular rows only."""
 
     def __init__(self, backend=None, corpus=None, *, cache: bool | None = None, variants: bool = False,
-                 recall: bool = True):
+                 recall: bool = True, evaluator: str | None = None):
         if backend is None:
             from leishen.backends import get_backend
             backend = get_backend("networkx")
@@ -86,6 +89,8 @@ class Reader(Topics, Selecting):
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
         self.cache = cache if cache is not None else backend.keeps_answers
+        self.evaluator = evaluator or (None if recall else "plain")  # None: by the cache (see evaluator_now)
+        self.evaluators = {"plain": Plain(self), "batched": Batched(self), "recalled": Recalled(self)}
         self._answers: dict = {}
         self.lore_answers: dict = {}  # the lore queries' answers, when the cache is on
         self._memo: dict = {}  # graph predicate results by bound inputs, when the cache is on
@@ -93,13 +98,11 @@ class Reader(Topics, Selecting):
                            for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
-        self._chosen: dict = {}
         self.made = Made(self)
         self._scopes: dict = {}
-        self._pairs: dict = {}  # an instance's own index pairs, by its (shared) local dict
         self._pool = None  # the worker threads that ask a server the relation queries (_ask_relations)
         self._pool_lock = threading.Lock()
-        self.recall = Recall(self) if recall else None  # outcomes recalled by what they read (with the cache)
+        self.recall = Recall(self)  # outcomes recalled by what they read (the recalled evaluator)
 
     def __getstate__(self) -> dict:
         """What a pickled reader keeps: everything but its worker threads and their lock (made again)."""
@@ -137,57 +140,72 @@ class Reader(Topics, Selecting):
             topics.add(dict(f.qualifiers).get("topic"))
         self.topic_ids = sorted((topics | set(self.consults)) - {None})
 
-    # ---- evaluation ---------------------------------------------------------------------------
-    def _context(self, b, topic_id: str | None) -> Context:
-        """What a reading's conditions are evaluated against (with the memo when the cache is on)."""
+    # ---- a reading's scope, context and answers -------------------------------------------------
+    def evaluator_now(self, only=None):
+        """The evaluator of a reading: the one asked for, else ``recalled`` with the cache on (``plain`` for a
+        ``find``'s few chosen rules), ``batched`` with it off."""
+        name = self.evaluator or ("batched" if not self.cache else "plain" if only is not None else "recalled")
+        return self.evaluators[name]
+
+    def _context(self, b, topic_id: str | None) -> tuple[Context, ReadingScope]:
+        """What a reading's conditions are evaluated against (with the memo when the cache is on), and its scope."""
         topics = self.topic_scope(topic_id)
+        scope = self.scope_of(b.systems, topics)
         return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=self._memo if self.cache else None,
-                       cases=self._scope_of(b.systems, topics)[2], walks_of=self._walks_of)
+                       cases=scope.here, walks_of=self._walks_of), scope
 
     def _walks_of(self, ctx: Context, pattern: str, results: list) -> list:
         """The walks of a pattern from the results of one case's REQUIRES rules (its walks through one palace,
         for ``pattern_here``), made as a reading makes a pattern's (and kept alike)."""
-        return self.made.pattern(pattern, results, ctx, self._slot_concepts(ctx))[1]
+        return self.made.pattern(pattern, results, ctx, self.slot_concepts(ctx))[1]
 
-    def _in_scope(self, rule, ctx: Context) -> bool:
-        """In scope: the rule's system was computed, and it has no topic or one the reading covers (the
-        topic asked or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
-        return rule.fact in self._scope(ctx)[0]
-
-    def _scope(self, ctx: Context) -> tuple[frozenset, list, dict]:
-        """:meth:`_scope_of` the systems and topics of a reading's context."""
-        return self._scope_of(ctx.bindings.systems, ctx.topics)
-
-    def _scope_of(self, systems: tuple, topics: frozenset) -> tuple[frozenset, list, dict]:
-        """(the in-scope rule facts, the pattern cases to try: (pattern, its in-scope REQUIRES rules, their
-        facts), every pattern's cases for ``pattern_here``: (system, pattern) → [[(rule, tree), …], …]) of a
-        reading of these systems and topics (kept per such pair)."""
-        key = (systems, topics)
+    def scope_of(self, systems: tuple, topics: frozenset, only: frozenset | None = None) -> ReadingScope:
+        """The :class:`ReadingScope` of a reading of these systems and topics (kept per such pair; with *only*,
+        the cases and rules of those facts alone)."""
+        key = (systems, topics, only)
         found = self._scopes.get(key)
         if found is None:
-            facts = frozenset(r.fact for r in self.rules if r.system in systems
-                              and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in topics))
-            cases = [(pattern, [r for r in rules if r.fact in facts]) for (pattern, _), rules in self.cases.items()]
-            here: dict = defaultdict(list)  # the cases pattern_here(P) reads the palaces of, by (system, P)
-            for pattern, rules in cases:
-                if rules:
-                    here[(rules[0].system, pattern)].append([(r, self.compiled[r.fact]) for r in rules])
-            found = self._scopes[key] = (facts, [(p, rules, frozenset(r.fact for r in rules)) for p, rules in cases
-                                                 if rules], dict(here))
+            if only is not None:
+                full = self.scope_of(systems, topics)
+                found = full._replace(cases=tuple(c for c in full.cases if c.facts <= only),
+                                      others=tuple(r for r in full.others if r.fact in only), only=only)
+            else:
+                found = self._make_scope(systems, topics)
+            self._scopes[key] = found
         return found
 
-    def answer(self, checks: set) -> dict:
+    def _make_scope(self, systems: tuple, topics: frozenset) -> ReadingScope:
+        """In scope: a rule of a system the chart has, with no topic or one the reading covers (the topic asked
+        or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
+        facts = frozenset(r.fact for r in self.rules if r.system in systems
+                          and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in topics))
+        cases = [Case(pattern, tuple(r for r in rules if r.fact in facts), frozenset())
+                 for (pattern, _), rules in self.cases.items()]
+        cases = tuple(c._replace(facts=frozenset(r.fact for r in c.rules)) for c in cases if c.rules)
+        here: dict = defaultdict(list)  # the cases pattern_here(P) reads the palaces of, by (system, P)
+        for case in cases:
+            here[(case.rules[0].system, case.pattern)].append([(r, self.compiled[r.fact]) for r in case.rules])
+        return ReadingScope(facts, cases, dict(here), tuple(r for r in self.others if r.fact in facts))
+
+    def ask(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
-        known = self._answers if self.cache else {}
-        order, paths, facts = check_params(c for c in checks if c not in known)
+        order, paths, facts = check_params(checks)
         rows = self.backend.run("rule_checks", paths=paths, facts=facts, variants=self.variants) if order else []
         fresh = dict.fromkeys(order)
         fresh.update((order[r["id"]], Hops(r["hops"])) for r in rows)
-        if self.cache:
-            self._answers.update(fresh)
-            return self._answers
         return fresh
 
+    def kept_answers(self) -> dict:
+        """The answers kept across readings with the cache on (else a reading's own, empty at its start)."""
+        return self._answers if self.cache else {}
+
+    def answer(self, checks: set) -> dict:
+        """Every ground check → its witness hops, asking the backend (in one call) those not kept."""
+        known = self.kept_answers()
+        known.update(self.ask({c for c in checks if c not in known}))
+        return known
+
+    # ---- the doors -------------------------------------------------------------------------------
     def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True,
              trail: bool = True) -> dict:
         """The reading of a chart (JSON-able dict; see docs/readings.md). *only* limits the rules to
@@ -197,62 +215,56 @@ class Reader(Topics, Selecting):
         if len(self._memo) > MEMO_LIMIT:
             self._memo.clear()
         b = chart_bindings(chart, self.lex, self.seasons)
-        ctx = self._context(b, topic_id)
-        if only is None and self.cache and self.recall is not None:
-            return self._recalled(chart, b, ctx, topic_id, lore, trail)
-        if only is not None:  # a few chosen rules: evaluated directly, the index would cost more
-            key = frozenset(only)
-            if key not in self._chosen:
-                self._chosen[key] = [r for r in self.others if r.fact in only]
-            others = [r for r in self._chosen[key] if self._in_scope(r, ctx)]
-            possible = only  # the chosen patterns come with every REQUIRES rule of theirs (select)
-        else:
-            present = present_pairs(b, self.derived, ctx, self._pairs)
-            possible = {r.fact for r in self.requires_index.candidates(present)}
-            others = None  # the index needs the patterns found
-        with_lore, lore = lore, lore_checks(self, b) if lore else {}  # (no checks without a Liu Ren day stem)
-        early_rows = self._ask_relations(b, topic_id) if with_lore and not self.cache else None
-        checks: set = set()
-        early: dict = {}
-        if self.cache:  # answers depend on node ids only: ask the backend for each check once, lazily
-            answers = Lazy(self)
-        else:  # one round trip for the checks that can change the reading
-            ctx = replace(ctx, undecided=self._need_patterns(possible, ctx, checks))
-            if others is None:
-                others = self._candidates(present, ctx.undecided, ctx)
-            others, early = self._need_others(others, ctx, checks)
-            answers = self.answer(checks | set(lore.values()))
-        findings, held = self._patterns(possible, ctx, answers,
-                                        maybe=None if self.cache else ctx.undecided)
-        ctx = replace(ctx, patterns=held, undecided=frozenset())
-        if others is None:
-            others = self._candidates(present, {p for _, p in held}, ctx)
-        tried = sum(len(rules) for _, rules in self._cases(possible, ctx)) + len(others)
-        counts = {"rules_in_scope": len(self._scope(ctx)[0]), "rules_tried": tried,
-                  "checks": len(checks)}
-        counts["out_of_scope"] = len(self.rules) - counts["rules_in_scope"]
-        concepts = self._slot_concepts(ctx)
-        for rule in others:
-            ok, wits, where = early.get(rule.fact) or self.compiled[rule.fact].ev({}, ctx, answers)
-            if ok:
-                findings.append(self.made.rule(rule, wits, where, ctx, concepts))
-        if with_lore:
-            relations = early_rows.result() if early_rows else self._relations(b, topic_id)
-            findings += self._lore_findings(b, topic_id, answers, lore, relations)
-        return self._reading(chart, b, topic_id, findings, counts, trail)
-
-    def _recalled(self, chart: dict, b, ctx: Context, topic_id, lore: bool, trail: bool) -> dict:
-        """:meth:`read` with the cache on: the patterns and rules by :class:`Recall` (each outcome recalled
-        under the chart values its rule reads, or evaluated), then the lore."""
-        answers = Lazy(self)
-        findings = self.recall.read(ctx, answers)
-        in_scope = len(self._scope(ctx)[0])  # (each decided, evaluated or recalled: the counts never show which)
-        counts = {"rules_in_scope": in_scope, "rules_tried": in_scope, "checks": 0,
-                  "out_of_scope": len(self.rules) - in_scope}
+        ctx, scope = self._context(b, topic_id)
+        if only is not None:
+            scope = self.scope_of(b.systems, ctx.topics, frozenset(only))
+        evaluator = self.evaluator_now(only)
+        lore_asked = lore_checks(self, b) if lore else {}  # (no checks without a Liu Ren day stem)
+        early_rows = self._ask_relations(b, topic_id) if lore and evaluator is self.evaluators["batched"] else None
+        done = evaluator.run(ctx, scope, set(lore_asked.values()))
+        findings = done.findings
+        counts = {"rules_in_scope": len(scope.facts), "rules_tried": done.tried, "checks": done.checks,
+                  "out_of_scope": len(self.rules) - len(scope.facts)}
         if lore:
-            findings += self._lore_findings(b, topic_id, answers, lore_checks(self, b), self._relations(b, topic_id))
+            relations = early_rows.result() if early_rows else self._relations(b, topic_id)
+            findings = findings + self._lore_findings(b, topic_id, done.answers, lore_asked, relations)
         return self._reading(chart, b, topic_id, findings, counts, trail)
 
+    def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
+        """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
+        (``{"holds", "walks", "where"}``); the patterns are decided first, as a reading decides them, so
+        ``pattern(P)`` holds where a reading finds P. ConditionError when the condition is malformed."""
+        call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
+                                       system_hint=system or "liuren", vocab=self.vocab)
+        b = chart_bindings(chart, self.lex, self.seasons)
+        ctx, scope = self._context(b, self.topic_id(topic))
+        self.made.start()
+        ok, wits, where = self.evaluator_now().run(ctx, scope, condition=compile_condition(call, self.vocab,
+                                                                                            system)).tested
+        return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
+
+    def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
+        """Every ground check the readings of these charts under these topics may ask (unpruned)."""
+        checks: set = set()
+        topic_ids = frozenset().union(*(self.topic_scope(self.topic_id(t)) for t in topics))
+        for chart in charts:
+            b = chart_bindings(chart, self.lex, self.seasons)
+            checks |= set(lore_checks(self, b).values())
+            scope = self.scope_of(b.systems, topic_ids)  # topic(T) holds for these; the patterns are not decided yet
+            ctx = Context(b, self.vocab, self.labels, topics=topic_ids, cases=scope.here,
+                          undecided=frozenset(p for p, _ in self.cases))
+            self.evaluators["batched"].collect(ctx, scope, checks)
+        return checks
+
+    def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
+        """Ask the backend, in one call, every ground check the readings of these charts under these
+        topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
+        checks = self.checks_of(charts, topics)
+        self.cache = True
+        self.answer(checks)
+        return len(checks)
+
+    # ---- the reading's JSON and its lore --------------------------------------------------------
     def _lore_findings(self, b, topic_id, answers, lore: dict, relations: tuple) -> list[dict]:
         """The kin / stages / vigour, 刑 沖 破 害 合, 神煞 and 類神 findings, with the school options."""
         among, rows = relations
@@ -286,77 +298,7 @@ class Reader(Topics, Selecting):
                 self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="leishen-relations")
         return self._pool.submit(self._relations, b, topic_id)
 
-    def _need_others(self, others: list, ctx: Context, checks: set) -> tuple[list, dict]:
-        """(the rules that may hold, the results of those the chart alone decided): the checks of the
-        others are collected into *checks*; a rule the chart alone makes false is not evaluated again,
-        one it decides is evaluated once, here."""
-        kept, early = [], {}
-        for rule in others:
-            node = self.compiled[rule.fact]
-            if rule.fact in self.chart_only:
-                found = node.ev({}, ctx, {})
-                if found[0]:
-                    kept.append(rule)
-                    early[rule.fact] = found
-            elif node.need({}, ctx, checks) is not False:
-                kept.append(rule)
-        return kept, early
-
-    def _candidates(self, present: dict, patterns, ctx: Context) -> list:
-        """The in-scope rules (other than REQUIRES) the chart may meet, given the patterns that hold (or
-        may hold, while checks are collected)."""
-        chart = present[None][0] | {("pattern", p) for p in patterns}
-        in_scope = self._scope(ctx)[0]
-        return [r for r in self.others_index.candidates({**present, None: [chart]}) if r.fact in in_scope]
-
-    def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
-        """Ask the backend, in one call, every ground check the readings of these charts under these
-        topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
-        checks = self.checks_of(charts, topics)
-        self.cache = True
-        self.answer(checks)
-        return len(checks)
-
-    def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
-        """Every ground check the readings of these charts under these topics may ask (unpruned)."""
-        checks: set = set()
-        topic_ids = set().union(*(self.topic_scope(self.topic_id(t)) for t in topics))
-        for chart in charts:
-            b = chart_bindings(chart, self.lex, self.seasons)
-            checks |= set(lore_checks(self, b).values())
-            topics = frozenset(topic_ids)  # topic(T) holds for these; the patterns are not decided yet
-            ctx = Context(b, self.vocab, self.labels, topics=topics, cases=self._scope_of(b.systems, topics)[2],
-                          undecided=frozenset(p for p, _ in self.cases))
-            for rule in self.rules:
-                topic = self.rule_topic[rule.fact]
-                if rule.system in b.systems and (topic is None or topic in topic_ids):
-                    self.compiled[rule.fact].need({}, ctx, checks)
-        return checks
-
-    def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
-        """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
-        (``{"holds", "walks", "where"}``); the patterns are decided first, as a reading decides them, so
-        ``pattern(P)`` holds where a reading finds P. ConditionError when the condition is malformed."""
-        call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
-                                       system_hint=system or "liuren", vocab=self.vocab)
-        b = chart_bindings(chart, self.lex, self.seasons)
-        topic_id = self.topic_id(topic)
-        ctx = self._context(b, topic_id)
-        node = compile_condition(call, self.vocab, system)
-        possible = {r.fact for r in self.requires_index.candidates(present_pairs(b, self.derived, ctx, self._pairs))}
-        if self.cache:
-            answers = Lazy(self)
-        else:  # the checks that decide the patterns, and the condition's
-            checks: set = set()
-            ctx = replace(ctx, undecided=self._need_patterns(possible, ctx, checks))
-            node.need({}, ctx, checks)
-            answers = self.answer(checks)
-        self.made.start()  # the patterns the chart meets first, as a reading finds them (pattern(P))
-        held = self._patterns(possible, ctx, answers, maybe=None if self.cache else ctx.undecided)[1]
-        ok, wits, where = node.ev({}, replace(ctx, patterns=held, undecided=frozenset()), answers)
-        return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
-
-    def _slot_concepts(self, ctx: Context) -> dict:
+    def slot_concepts(self, ctx: Context) -> dict:
         """Concept nodes that stand for a chart slot (Concept:日干 …) → the slot's bound value."""
         slots = ctx.bindings.slots
         return {cid: slots[name] for name, cid in self.slot_concept_ids.items()
@@ -365,44 +307,6 @@ class Reader(Topics, Selecting):
     def _name(self, fact) -> str:
         s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
         return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
-
-    def _cases(self, possible: set, ctx: Context) -> list:
-        """The cases of the patterns to try, in order: (pattern, the case's in-scope REQUIRES rules); a
-        case with a row the chart cannot meet (not in *possible*) is left out."""
-        return [(pattern, rules) for pattern, rules, facts in self._scope(ctx)[1] if facts <= possible]
-
-    def _need_patterns(self, possible: set, ctx: Context, out: set) -> frozenset:
-        """Collect the checks that decide the patterns (every case up to the first the chart alone
-        decides true) and return the patterns that may hold."""
-        decided, undecided = set(), set()
-        for pattern, rules in self._cases(possible, ctx):
-            if (rules[0].system, pattern) in decided:
-                continue
-            result = need_every([(self.compiled[r.fact], {}) for r in rules], ctx, out)
-            if result is not False:
-                undecided.add(pattern)
-                if result is True:
-                    decided.add((rules[0].system, pattern))
-        return frozenset(undecided)
-
-    def _patterns(self, possible: set, ctx: Context, answers, maybe=None) -> tuple[list, dict]:
-        """The patterns whose every REQUIRES rule of one case holds (the first such case), and their
-        findings; *maybe*: the only patterns that can hold (the others the chart alone ruled out)."""
-        findings, held = [], {}  # (system, pattern) → its walks: a name two systems share is two patterns
-        concepts = self._slot_concepts(ctx)
-        for pattern, rules in self._cases(possible, ctx):
-            if (rules[0].system, pattern) in held or (maybe is not None and pattern not in maybe):
-                continue
-            results = []
-            for r in rules:  # every rule of the case must hold: stop at the first that does not
-                ok, wits, where = self.compiled[r.fact].ev({}, ctx, answers)
-                if not ok:
-                    break
-                results.append((r, ok, wits, where))
-            else:
-                found, held[(rules[0].system, pattern)] = self.made.pattern(pattern, results, ctx, concepts)
-                findings += found
-        return findings, held
 
 
 __all__ = ["Reader", "TopicError", "tally"]

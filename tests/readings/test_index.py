@@ -9,6 +9,7 @@ from leishen.loaders.conditions import parse_condition
 from leishen.readings import reader
 from leishen.readings.bindings import chart_bindings
 from leishen.readings.evaluate import Context
+from leishen.readings.evaluators import Answers
 from leishen.readings.index import necessary_keys
 
 from fired import random_moments
@@ -24,22 +25,11 @@ def test_pruned_reading_finds_what_every_rule_unpruned_finds():
         patterns = {(f["system"], h["node"]["id"]) for f in reading["findings"] if f["query"] == "patterns"
                     for h in f["path"] if h.get("node", {}).get("label") == "Pattern"}
         ctx = Context(ctx.bindings, r.vocab, r.labels, "*", patterns={p: [] for p in patterns},
-                      cases=r._scope(ctx)[2])  # (the palaces pattern_here reads)
+                      cases=r.scope_of(ctx.bindings.systems, ctx.topics).here)  # (the palaces pattern_here reads)
+        every = Answers(r, r.kept_answers())  # every check answered, as it is asked
         held = {rule.fact for rule in r.others if rule.system in ctx.bindings.systems
-                and r.compiled[rule.fact].ev({}, ctx, _All(r))[0]}
+                and r.compiled[rule.fact].ev({}, ctx, every)[0]}
         assert found == held, (moment, sorted(held - found)[:5], sorted(found - held)[:5])
-
-
-class _All:
-    """Every check answered (through the reader's cache)."""
-
-    def __init__(self, r):
-        self.r = r
-
-    def get(self, check):
-        if check not in self.r._answers:
-            self.r.answer({check})
-        return self.r._answers[check]
 
 
 def test_two_some_of_one_scope_are_two_instances():

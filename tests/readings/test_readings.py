@@ -194,8 +194,11 @@ def test_read_json_and_text():
 
 
 def test_read_a_typed_chart(tmp_path):
+    """A typed chart is read as typed (without its moment: 三傳 that contradict a moment are refused)."""
     path = tmp_path / "chart.json"
-    path.write_text(json.dumps(_typed(["卯", "戌", "巳"]), ensure_ascii=False), encoding="utf-8")
+    typed = _typed(["卯", "戌", "巳"])
+    del typed["moment"]
+    path.write_text(json.dumps(typed, ensure_ascii=False), encoding="utf-8")
     out = json.loads(CliRunner().invoke(main, ["read", "--chart", str(path), "--json"]).output)
     assert any(f["meaning"] and f["meaning"]["zh"] == "受印乘軒" for f in out["findings"])
 

@@ -1,0 +1,208 @@
+"""How a reading decides its patterns and rules: one interface, three evaluators.
+
+Every door (``read``, ``test``, ``checks_of``, ``find``) builds the reading's :class:`ReadingScope` (the in-scope
+rules of its systems and topics, and for ``find`` only those it asks for), a :class:`Context`, and hands them to
+an evaluator's ``run``, which returns an :class:`Outcome`:
+
+- :class:`Plain`: the reference. Every case of every pattern in scope, then every rule in scope, in order,
+  each decided by ``ev``; a check is asked of the backend the first time it is needed (:class:`Answers`);
+- :class:`Batched`: for a server. The rule index leaves out the rules the chart cannot meet, ``need`` collects
+  the checks of the rest (and of the lore readings), and the backend answers them in one ``rule_checks``
+  call (with the relation queries beside it: at most 3 round trips); then as :class:`Plain`;
+- :class:`Recalled`: the accelerated one (NetworkX, answers kept): each rule's outcome recalled under the chart
+  values it reads (:mod:`leishen.readings.outcomes`), else evaluated as :class:`Plain` does.
+
+Each gives the findings :class:`Plain` gives (tests/readings/test_evaluators.py compares them on random charts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import NamedTuple
+
+from leishen.readings.evaluate import need_every
+from leishen.readings.index import present_pairs
+
+
+class Case(NamedTuple):
+    """One case of a pattern: its in-scope REQUIRES rules, in order, and their facts."""
+
+    pattern: str
+    rules: tuple
+    facts: frozenset
+
+
+class ReadingScope(NamedTuple):
+    """What a reading of some systems and topics tries: the in-scope rule facts, the pattern cases, every
+    pattern's cases for ``pattern_here`` ((system, pattern) → [[(rule, tree), …], …]), the other rules in
+    order, and *only*: the facts a ``find`` asks for (None: every rule in scope)."""
+
+    facts: frozenset
+    cases: tuple
+    here: dict
+    others: tuple
+    only: frozenset | None = None
+
+
+class Outcome(NamedTuple):
+    """What an evaluator found: the findings of the patterns and rules, the answers (for the lore readings),
+    the rules tried, the checks collected, the context with the patterns held, and the tested condition's
+    result (``test``; else None)."""
+
+    findings: list
+    answers: object
+    tried: int
+    checks: int
+    ctx: object
+    tested: tuple | None = None
+
+
+class Answers:
+    """The backend's answers to ground checks, each asked the first time it is needed and kept in *known* (the
+    reader's kept answers with the cache on, else this reading's)."""
+
+    __slots__ = ("reader", "known")
+
+    def __init__(self, reader, known: dict):
+        self.reader, self.known = reader, known
+
+    def get(self, check):
+        known = self.known
+        if check not in known:
+            known.update(self.reader.ask({check}))
+        return known[check]
+
+
+class Plain:
+    """The reference evaluator (see the module's docstring)."""
+
+    def __init__(self, reader):
+        self.r = reader
+
+    def answers(self, extra: set):
+        return Answers(self.r, self.r.kept_answers())
+
+    def run(self, ctx, scope: ReadingScope, extra: set = frozenset(), condition=None) -> Outcome:
+        answers = self.answers(extra)
+        findings, held = self.patterns(ctx, scope.cases, answers)
+        ctx = replace(ctx, patterns=held, undecided=frozenset())
+        tried = sum(len(case.rules) for case in scope.cases)
+        if condition is not None:
+            return Outcome(findings, answers, tried, 0, ctx, condition.ev({}, ctx, answers))
+        return Outcome(findings + self.rules(ctx, scope.others, answers, {}), answers, tried + len(scope.others),
+                       0, ctx)
+
+    def patterns(self, ctx, cases, answers, maybe: frozenset | None = None) -> tuple[list, dict]:
+        """The patterns whose every REQUIRES rule of one case holds (the first such case), and their findings;
+        *maybe*: the only patterns that can hold (the others the chart alone ruled out)."""
+        r, findings, held = self.r, [], {}  # (system, pattern) → its walks: a name two systems share is two patterns
+        concepts = r.slot_concepts(ctx)
+        for case in cases:
+            system = case.rules[0].system
+            if (system, case.pattern) in held or (maybe is not None and case.pattern not in maybe):
+                continue
+            results = []
+            for rule in case.rules:  # every rule of the case must hold: stop at the first that does not
+                ok, wits, where = r.compiled[rule.fact].ev({}, ctx, answers)
+                if not ok:
+                    break
+                results.append((rule, ok, wits, where))
+            else:
+                found, held[(system, case.pattern)] = r.made.pattern(case.pattern, results, ctx, concepts)
+                findings += found
+        return findings, held
+
+    def rules(self, ctx, others, answers, early: dict) -> list:
+        """The findings of the rules that hold (*early*: results the chart alone decided while checks were
+        collected)."""
+        r, findings = self.r, []
+        concepts = r.slot_concepts(ctx)
+        for rule in others:
+            ok, wits, where = early.get(rule.fact) or r.compiled[rule.fact].ev({}, ctx, answers)
+            if ok:
+                findings.append(r.made.rule(rule, wits, where, ctx, concepts))
+        return findings
+
+
+class Batched(Plain):
+    """The evaluator for a server (see the module's docstring): one ``rule_checks`` call per reading."""
+
+    def run(self, ctx, scope: ReadingScope, extra: set = frozenset(), condition=None) -> Outcome:
+        r, checks = self.r, set()
+        present = None
+        if scope.only is None:  # the rules the chart may meet (the index never changes a result)
+            present = present_pairs(ctx.bindings, r.derived, ctx)
+            possible = {rule.fact for rule in r.requires_index.candidates(present)}
+            cases = [case for case in scope.cases if case.facts <= possible]
+        else:
+            cases = list(scope.cases)
+        ctx = replace(ctx, undecided=self.need_patterns(ctx, cases, checks))
+        if condition is not None:
+            condition.need({}, ctx, checks)
+            answers = r.answer(checks | extra)
+            findings, held = self.patterns(ctx, cases, answers, maybe=ctx.undecided)
+            ctx = replace(ctx, patterns=held, undecided=frozenset())
+            return Outcome(findings, answers, 0, len(checks), ctx, condition.ev({}, ctx, answers))
+        others = scope.others if present is None else self.candidates(present, ctx.undecided, ctx, scope)
+        others, early = self.need_others(ctx, others, checks)
+        answers = r.answer(checks | extra)
+        findings, held = self.patterns(ctx, cases, answers, maybe=ctx.undecided)
+        ctx = replace(ctx, patterns=held, undecided=frozenset())
+        tried = sum(len(case.rules) for case in cases) + len(others)
+        return Outcome(findings + self.rules(ctx, others, answers, early), answers, tried, len(checks), ctx)
+
+    def candidates(self, present: dict, patterns, ctx, scope: ReadingScope) -> list:
+        """The in-scope rules (other than REQUIRES) the chart may meet, given the patterns that may hold."""
+        chart = present[None][0] | {("pattern", p) for p in patterns}
+        return [rule for rule in self.r.others_index.candidates({**present, None: [chart]}) if rule.fact in scope.facts]
+
+    def need_patterns(self, ctx, cases, out: set) -> frozenset:
+        """Collect the checks that decide the patterns (every case up to the first the chart alone decides
+        true) and return the patterns that may hold."""
+        compiled, decided, undecided = self.r.compiled, set(), set()
+        for case in cases:
+            system = case.rules[0].system
+            if (system, case.pattern) in decided:
+                continue
+            result = need_every([(compiled[rule.fact], {}) for rule in case.rules], ctx, out)
+            if result is not False:
+                undecided.add(case.pattern)
+                if result is True:
+                    decided.add((system, case.pattern))
+        return frozenset(undecided)
+
+    def need_others(self, ctx, others, checks: set) -> tuple[list, dict]:
+        """(the rules that may hold, the results of those the chart alone decided): the checks of the others are
+        collected into *checks*; a rule the chart alone makes false is not evaluated again, one it decides is
+        evaluated once, here."""
+        r, kept, early = self.r, [], {}
+        for rule in others:
+            node = r.compiled[rule.fact]
+            if rule.fact in r.chart_only:
+                found = node.ev({}, ctx, {})
+                if found[0]:
+                    kept.append(rule)
+                    early[rule.fact] = found
+            elif node.need({}, ctx, checks) is not False:
+                kept.append(rule)
+        return kept, early
+
+    def collect(self, ctx, scope: ReadingScope, out: set) -> None:
+        """Every ground check the rules of *scope* may ask in *ctx* (unpruned: ``checks_of``)."""
+        compiled = self.r.compiled
+        for case in scope.cases:
+            for rule in case.rules:
+                compiled[rule.fact].need({}, ctx, out)
+        for rule in scope.others:
+            compiled[rule.fact].need({}, ctx, out)
+
+
+class Recalled(Plain):
+    """The accelerated evaluator (see the module's docstring); ``test`` decides the patterns as Plain does."""
+
+    def run(self, ctx, scope: ReadingScope, extra: set = frozenset(), condition=None) -> Outcome:
+        if condition is not None or scope.only is not None:
+            return super().run(ctx, scope, extra, condition)
+        answers = self.answers(extra)
+        findings = self.r.recall.read(ctx, answers, scope)
+        return Outcome(findings, answers, len(scope.facts), 0, ctx)
