@@ -1,6 +1,11 @@
 """Korean readings (issue #8.7): word-level hangul, the glossary against the seeds' own Korean
 translation (read from the corpus at test time, nothing copied), and a runtime install that
-brings no test tools (issue #11)."""
+brings no test tools (issue #11).
+
+Korean meanings (issue #31): a glossary ``ko`` is a Korean phrase, not the hangul reading of the
+hanja (사록 for 仕祿); the reading is kept in ``ko_hanja``; a ``ko_src`` names the seed line whose
+Korean translation gives the gloss; a bare reading is allowed only for the names listed, with a
+reason, in ``ontology/readings/ko_hanja_names.csv`` (see docs/conventions-ko.md)."""
 
 from __future__ import annotations
 
@@ -59,6 +64,11 @@ def _all_hanja(name: str) -> bool:
     return bool(name) and all(HAN.match(c) for c in name)
 
 
+def _reading(row: dict) -> str:
+    """The hangul reading of a row's hanja: the glossary's ``ko_hanja``, an entity's ``ko``."""
+    return row.get("ko_hanja") or row["ko"]
+
+
 def test_every_character_of_the_tables_has_a_reading():
     table = reading_table()
     lacking = sorted({c for _, row in [*_rows("glossary"), *_rows("entities")] for c in row["name"]
@@ -70,7 +80,7 @@ def test_no_glossary_reading_applies_the_initial_sound_rule_inside_a_word():
     """A syllable after the first written with the word-initial form (婦女 부여) is the old defect."""
     table, bad = reading_table(), []
     for where, row in [*_rows("glossary"), *_rows("entities")]:
-        name, ko = row["name"], row["ko"]
+        name, ko = row["name"], _reading(row)
         if not _all_hanja(name) or len(ko) != len(name):
             continue
         for i in range(1, len(name)):
@@ -97,8 +107,8 @@ def _translations(corpus_dir):
 def _readings():
     terms = defaultdict(set)
     for where, row in [*_rows("glossary"), *_rows("entities")]:
-        if _all_hanja(row["name"]) and row["ko"]:
-            terms[row["name"]].add((row["ko"], where))
+        if _all_hanja(row["name"]) and _reading(row):
+            terms[row["name"]].add((_reading(row), where))
     return terms
 
 
@@ -182,3 +192,116 @@ def test_the_runtime_install_pulls_no_test_tools():
     assert "networkx" in pulled and "click" in pulled
     assert pulled & TEST_TOOLS == set(), f"the plain install pulls {sorted(pulled & TEST_TOOLS)}"
     assert "hanja" not in pulled
+
+
+# --- Korean meanings (issue #31) -------------------------------------------------------------
+
+def _allowed_readings() -> dict[tuple[str, str], str]:
+    """(label, name) → why a bare hanja reading is the right Korean for it; name ``*`` covers a label."""
+    with (ontology_dir() / "readings" / "ko_hanja_names.csv").open(encoding="utf-8", newline="") as fh:
+        return {(row["label"], row["name"]): row["reason"] for row in csv.DictReader(fh)}
+
+
+def _bare(ko: str) -> str:
+    """The hangul of *ko* alone (사록(仕祿) → 사록), to compare with a reading."""
+    return "".join(HANGUL.findall(ko))
+
+
+def _is_reading(row: dict) -> bool:
+    bare = _bare(row["ko"])
+    return bool(bare) and bare in {_bare(row["ko_hanja"]), _bare(hangul_reading(row["name"]))}
+
+
+def test_a_meaning_is_a_korean_phrase_not_the_reading_of_its_hanja():
+    """Every glossary row names a node a finding can mean; its ko is not merely the hangul of the
+    hanja (뇌 for 雷, 사록 for 仕祿) unless the list says why practitioners say the reading."""
+    allowed = _allowed_readings()
+    bare = [f"{where}: {row['name']} ko={row['ko']}" for where, row in _rows("glossary")
+            if HAN.search(row["name"]) and _is_reading(row)
+            and (row["label"], row["name"]) not in allowed and (row["label"], "*") not in allowed]
+    assert bare == [], f"{len(bare)} glosses are bare readings: " + "; ".join(bare[:20])
+
+
+def test_the_list_of_readings_said_in_hanja_is_live():
+    """Each listed name has a reason and is a glossary row whose ko is its reading (no stale entry)."""
+    rows = {(row["label"], row["name"]): row for _, row in _rows("glossary")}
+    labels = {label for label, _ in rows}
+    stale = []
+    for (label, name), reason in _allowed_readings().items():
+        if not reason.strip():
+            stale.append(f"{label}:{name} has no reason")
+        elif name == "*":
+            stale += [] if label in labels else [f"{label}:* names no glossary label"]
+        elif (label, name) not in rows:
+            stale.append(f"{label}:{name} is no glossary row")
+        elif not _is_reading(rows[label, name]):
+            stale.append(f"{label}:{name} has the Korean phrase {rows[label, name]['ko']!r}: drop it from the list")
+    assert stale == []
+
+
+def test_every_gloss_keeps_its_hanja_reading():
+    """ko_hanja is the hangul reading, one syllable per hanja (삼기입묘 for 三奇入墓)."""
+    bad = [f"{where}: {row['name']} ko_hanja={row['ko_hanja']!r}" for where, row in _rows("glossary")
+           if _all_hanja(row["name"]) and (len(row["ko_hanja"]) != len(row["name"])
+                                           or not all(HANGUL.match(c) for c in row["ko_hanja"]))]
+    assert bad == []
+
+
+def _paragraphs(corpus_dir):
+    """{doc:line of a Chinese paragraph: (the paragraph, its Korean translation)}."""
+    out = {}
+    for path in sorted(corpus_dir.glob("*.txt")):
+        doc, chinese = path.name[:3], None
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if HAN.search(line) and not HANGUL.search(line):
+                chinese = (f"{doc}:{n}", line)
+            elif HANGUL.search(line) and chinese:
+                out[chinese[0]] = (chinese[1], line)
+                chinese = None
+    return out
+
+
+def test_each_ko_src_cites_a_translation_that_gives_the_gloss(corpus_dir):
+    """A ko_src is the doc:line of a Chinese paragraph naming the term whose Korean paragraph holds the gloss."""
+    paragraphs, cited, bad = _paragraphs(corpus_dir), 0, []
+    for where, row in _rows("glossary"):
+        for cite in filter(None, (c.strip() for c in row["ko_src"].split("|"))):
+            cited += 1
+            found = paragraphs.get(cite)
+            if found is None:
+                bad.append(f"{where}: ko_src {cite} is not the line of a translated Chinese paragraph")
+            elif row["name"] not in found[0] or row["ko"] not in found[1]:
+                bad.append(f"{where}: {cite} does not render {row['name']} as {row['ko']!r}")
+    assert bad == [] and cited >= 60
+
+
+def test_a_bare_reading_never_carries_a_ko_src():
+    assert [where for where, row in _rows("glossary") if row["ko_src"] and _is_reading(row)] == []
+
+
+def test_the_graph_carries_the_meaning_and_the_reading(nx_backend):
+    from leishen.loaders.build import build_graph
+    nodes = {n.id: n.props for n in build_graph().nodes}
+    office = nodes["Concept:仕祿"]
+    assert (office["ko"], office["ko_hanja"]) == ("벼슬과 녹봉", "사록")
+    assert "사록" in office["lookup"] and "벼슬과 녹봉" in office["lookup"]
+    assert (nodes["Weather:雷"]["ko"], nodes["Weather:雷"]["ko_hanja"]) == ("천둥", "뇌")
+    assert nodes["Pattern:三奇入墓"]["ko_hanja"] == "삼기입묘"
+
+
+def test_a_korean_reading_s_meanings_are_korean():
+    """The meanings of every finding of one moment, every topic: none is a bare reading unless listed."""
+    import leishen
+    allowed, glossary = _allowed_readings(), {(r["label"], r["name"]): r for _, r in _rows("glossary")}
+    reading, bare, meant = leishen.read("2026-12-01T10:00+09:00", topic="*"), [], 0
+    for finding in reading["findings"]:
+        node = (finding.get("meaning") or {}).get("id") or ""
+        label, _, name = node.partition(":")
+        row = glossary.get((label, name))
+        if row is None:
+            continue  # an entity (Branch, Kin …): its ko is the entities' table's
+        meant += 1
+        if _is_reading(row) and (label, name) not in allowed and (label, "*") not in allowed:
+            bare.append(f"{node} {finding['meaning']['ko']}")
+        assert finding["meaning"]["ko"] == row["ko"], node
+    assert meant >= 100 and sorted(set(bare)) == []
