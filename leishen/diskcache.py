@@ -23,8 +23,10 @@ import dataclasses
 import gc
 import hashlib
 import io
+import json
 import os
 import pickle
+import stat
 import sys
 import tempfile
 import threading
@@ -61,16 +63,65 @@ def cache_dir() -> Path:
 
 # ---------------------------------------------------------------- keys
 
-def _hash_tree(digest, folder: Path, suffixes: tuple[str, ...] | None = None) -> None:
-    """Feed *digest* every file under *folder* (those ending in *suffixes*, or all): its relative path and bytes."""
-    if not folder.is_dir():
-        digest.update(b"\0missing " + str(folder).encode())
-        return
-    for path in sorted(folder.rglob("*")):
-        if "__pycache__" in path.parts or (suffixes and path.suffix not in suffixes) or not path.is_file():
-            continue
-        digest.update(b"\0" + str(path.relative_to(folder)).encode() + b"\0")
-        digest.update(path.read_bytes())
+def _files(folder: Path, suffixes: tuple[str, ...] | None) -> list[tuple[str, str, os.stat_result]]:
+    """Every regular file under *folder* (ending in one of *suffixes*, or all; ``__pycache__`` left out) as
+    (relative path, path, stat), in a fixed order."""
+    found = []
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(names):
+            if suffixes and not name.endswith(suffixes):
+                continue
+            path = os.path.join(root, name)
+            info = os.stat(path)
+            if stat.S_ISREG(info.st_mode):
+                found.append((os.path.relpath(path, folder), path, info))
+    return found
+
+
+def tree_digest(folder: Path, suffixes: tuple[str, ...] | None = None) -> str:
+    """The SHA-256 of the files under *folder* (their relative paths and bytes). It is remembered in the cache
+    folder under the files' stat stamp (path, size, modification and change times, inode): a file written
+    since changes its change time, so its tree is read and hashed again; an unchanged tree is only listed."""
+    files = _files(folder, suffixes) if folder.is_dir() else []
+    stamp = hashlib.sha256(repr((str(folder.resolve()), suffixes, folder.is_dir(), [
+        (rel, i.st_size, i.st_mtime_ns, i.st_ctime_ns, i.st_ino) for rel, _, i in files])).encode()).hexdigest()
+    stamps = _stamps()
+    if stamp in stamps:
+        return stamps[stamp]
+    digest = hashlib.sha256(b"missing" if not folder.is_dir() else b"tree")
+    for rel, path, _ in files:
+        digest.update(b"\0" + rel.encode() + b"\0")
+        with open(path, "rb") as fh:
+            digest.update(fh.read())
+    stamps[stamp] = digest.hexdigest()
+    _write_stamps(stamps)
+    return stamps[stamp]
+
+
+STAMPS = "stamps.json"  # stat stamp → tree digest, in the cache folder (the newest 64)
+
+
+def _stamps() -> dict:
+    try:
+        found = json.loads((cache_dir() / STAMPS).read_text(encoding="utf-8"))
+        return found if isinstance(found, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_stamps(stamps: dict) -> None:
+    """Write *stamps* (the newest 64) atomically; a folder that cannot be written is left alone."""
+    folder = cache_dir()
+    kept = dict(list(stamps.items())[-64:])
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd, tmp = tempfile.mkstemp(prefix=".stamps-", suffix=".tmp", dir=folder)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(kept, fh)
+        os.replace(tmp, folder / STAMPS)
+    except OSError:
+        pass
 
 
 @lru_cache(maxsize=1)
@@ -87,15 +138,13 @@ def code_digest() -> str:
         places = list(spec.submodule_search_locations or []) if spec else []
         folders.append((name, Path(places[0]) if places else Path("/nonexistent")))
     for name, folder in folders:
-        digest.update(f"\0package {name}".encode())
-        _hash_tree(digest, folder, CODE_SUFFIXES)
+        digest.update(f"\0package {name} {tree_digest(folder, CODE_SUFFIXES)}".encode())
     return digest.hexdigest()
 
 
 def data_digest(ontology: Path, corpus: Path | None, docs: tuple[str, ...]) -> str:
     """The SHA-256 of the ontology folder's files and of the corpus texts (``<doc>_*.txt``, or "none")."""
-    digest = hashlib.sha256(f"ontology {ontology.resolve()}".encode())
-    _hash_tree(digest, ontology)
+    digest = hashlib.sha256(f"ontology {ontology.resolve()} {tree_digest(ontology)}".encode())
     digest.update(f"\0corpus {corpus.resolve() if corpus else None}".encode())
     if corpus is not None:
         for doc in docs:

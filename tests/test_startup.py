@@ -259,3 +259,20 @@ def test_reader_over_a_networkx_store_is_the_cached_reader_warmed(tmp_path, monk
 def test_commands_on_the_records_import_no_networkx(args):
     found = imported(*args)
     assert "leishen" in found and not found & HEAVY, found & HEAVY
+
+
+def test_a_tree_digest_sees_a_rewrite_that_keeps_size_and_mtime(tmp_path, monkeypatch):
+    monkeypatch.setenv("LEISHEN_CACHE_DIR", str(tmp_path / "cache"))
+    tree = tmp_path / "tree"
+    (tree / "sub").mkdir(parents=True)
+    table = tree / "sub" / "a.csv"
+    table.write_text("abc")
+    first = diskcache.tree_digest(tree)
+    assert diskcache.tree_digest(tree) == first and (tmp_path / "cache" / diskcache.STAMPS).is_file()
+    info = table.stat()
+    table.write_text("xyz")  # the same size, and the old modification time put back
+    os.utime(table, ns=(info.st_atime_ns, info.st_mtime_ns))
+    second = diskcache.tree_digest(tree)
+    assert second != first
+    (tree / "sub" / "b.csv").write_text("")
+    assert diskcache.tree_digest(tree) not in (first, second)
