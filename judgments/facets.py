@@ -7,6 +7,9 @@
    the topic), and a finding that needs judgment after one that holds (J2);
 3. a facet ordered ``judged_by`` (the general reading's 吉凶) takes, at one place, the findings through the
    general the place rides and the 煞 it belongs to and sits on first: they fix its 吉凶 (000:3, 000:23, 000:79);
+   a facet ordered ``text`` (a topic's 吉凶) takes the topic's paragraphs in the text's order — 004's topics open
+   with 論干支 and close with 論吉凶格 — save a paragraph a line says to read first (004:7 科試先須論值符):
+   convention J9;
 4. of a facet whose answers exclude each other, the answers of the first rank decide it; two different
    answers there are a conflict: both are named and the facet is 未定, never a silent pick."""
 
@@ -15,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from leishen.judgments.tables import Answer, Facet
+from leishen.judgments.tables import Answer, Facet, paragraph_rank
 from leishen.judgments.usegod import place_rank
 
 POLARITIES = ("吉", "凶", "混")
@@ -74,6 +77,16 @@ def qualifies(finding: dict) -> bool:
                for step in finding.get("path") or ())
 
 
+def order_key(facet: Facet, finding: dict) -> tuple:
+    """What orders a facet's answers at one place, by its ``order``: ``judged_by`` — the general and the 煞 first
+    (000:3); ``text`` — the topic's paragraphs in the text's order (convention J9, reading_order.csv); else none."""
+    if facet.order == "judged_by":
+        return (0 if qualifies(finding) else 1,)
+    if facet.order == "text":
+        return paragraph_rank(facet.topic, finding.get("src"))
+    return ()
+
+
 def finding_keys(findings: list, info: dict, props: dict, ranks: dict) -> list[tuple]:
     """(finding, meaning id, the meaning's label, its row's category, polarity, rank, season) of each finding:
     what a facet's answers are matched on, the order it is read in and the season its row names, found once."""
@@ -98,8 +111,7 @@ def candidates(facet: Facet, keyed: list[tuple]) -> list[Candidate]:
             value = answer_value(answer, f)
             if value:  # J7: at one place, the rows of the passage that asks a (descriptive) question come first
                 own = 0 if answer.value == "=polarity" or set(f.get("src") or ()) & set(facet.src) else 1
-                judged = 0 if not facet.judged_by or qualifies(f) else 1
-                out.append(Candidate(f, value, (rank[0], judged, own, rank[1]), season))
+                out.append(Candidate(f, value, (rank[0], order_key(facet, f), own, rank[1]), season))
     return sorted(out, key=lambda c: c.rank)
 
 

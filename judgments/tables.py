@@ -14,7 +14,8 @@ from leishen.errors import LeishenError
 
 TABLES = Path(__file__).resolve().parent.parent / "ontology" / "judgments"
 KINDS = ("one", "many")  # one: the answers exclude each other; many: they add up
-SELECTORS = ("label", "category", "polarity")  # answer = a node id, or KEY=VALUE over the finding's fact
+SELECTORS = ("label", "category", "polarity")
+ORDERS = ("", "judged_by", "text")  # answer = a node id, or KEY=VALUE over the finding's fact
 CITATION = re.compile(r"^\d{3}:\d+$")
 
 
@@ -39,8 +40,9 @@ class Facet:
     """A question a topic's text answers: its name (the text's heading), ko/en, whether its answers exclude
     each other (``one``) or add up (``many``), whether it gives the topic's verdict, the system it is read in
     (blank: any), the place it is answered per (``宮``: each palace apart, as 003:75 reads each palace as a
-    region), whether the JUDGED_BY rows order its answers (``order=judged_by``: at the 用神 the general it rides
-    and the 煞 it belongs to and sits on decide its 吉凶, 000:3 000:23 000:79), its heading's src, and the
+    region), what orders its answers at one place (``order=judged_by``: the general the 用神 rides and the 煞 it
+    belongs to and sits on decide its 吉凶, 000:3 000:23 000:79; ``order=text``: the topic's paragraphs in the
+    text's order, reading_order.csv naming a paragraph a line says to read first), its heading's src, and the
     answers."""
 
     topic: str | None
@@ -51,7 +53,7 @@ class Facet:
     verdict: bool
     system: str | None
     per: str | None
-    judged_by: bool
+    order: str | None
     src: tuple[str, ...]
     note: str
     answers: tuple[Answer, ...]
@@ -115,9 +117,9 @@ def facet_table() -> dict[str | None, tuple[Facet, ...]]:
     facets: dict[str | None, list] = {}
     for number, row in _rows("facets.csv"):
         key = (row["topic"] or None, row["facet"])
-        if row["order"] not in ("", "judged_by"):
+        if row["order"] not in ORDERS:
             raise JudgmentTableError(f"judgments/facets.csv row {number}, column order: {row['order']!r} is not "
-                                     "blank or judged_by")
+                                     "blank, judged_by or text")
         if row["kind"] not in KINDS:
             raise JudgmentTableError(f"judgments/facets.csv row {number}, column kind: {row['kind']!r} is not "
                                      f"one of {', '.join(KINDS)}")
@@ -126,7 +128,7 @@ def facet_table() -> dict[str | None, tuple[Facet, ...]]:
                                      "facet_answers.csv")
         facets.setdefault(key[0], []).append(Facet(
             key[0], row["facet"], row["ko"], row["en"], row["kind"], row["verdict"] == "yes", row["system"] or None,
-            row["per"] or None, row["order"] == "judged_by",
+            row["per"] or None, row["order"] or None,
             _src("facets.csv", number, row["src"]), row["note"], tuple(answers.pop(key))))
     if answers:
         topic, facet = next(iter(answers))
@@ -143,3 +145,25 @@ def check_tables(node_ids) -> list[str]:
             missing.append(topic)
         missing += [a.node for f in facets for a in f.answers if a.node and a.node not in node_ids]
     return missing
+
+
+@lru_cache(maxsize=1)
+def reading_order() -> dict[str, tuple[str, ...]]:
+    """topic id → the paragraphs (doc:line) a line of the text says to read before the topic's others."""
+    out: dict = {}
+    for number, row in _rows("reading_order.csv"):
+        _src("reading_order.csv", number, row["src"])
+        out.setdefault(row["topic"], []).append(_src("reading_order.csv", number, row["paragraph"])[0])
+    return {t: tuple(ps) for t, ps in out.items()}
+
+
+def paragraph_rank(topic: str | None, src) -> tuple:
+    """The place of a finding's passages in its topic's reading order: the paragraphs read first (in their
+    order), then the rest by document and line — the text's own order. The earliest passage counts."""
+    first = reading_order().get(topic, ())
+    best = (2, "", 0)
+    for cited in src or ():
+        doc, _, line = cited.partition(":")
+        key = (0, "", first.index(cited)) if cited in first else (1, doc, int(line) if line.isdigit() else 0)
+        best = min(best, key)
+    return best

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 import leishen
+from leishen.judgments.tables import paragraph_rank
 from tests.judgments.conftest import facet, values
 
 PHASE = dict(zip("甲乙丙丁戊己庚辛壬癸", "木木火火土土金金水水"))
@@ -62,20 +63,26 @@ def finding_id(reader, item: str) -> str:
 
 @pytest.mark.parametrize("topic, name, item, polarity, holds", STEM_RULES, ids=[r[2] for r in STEM_RULES])
 def test_lun_ganzhi_decides_at_the_asker(judged, reader, topic, name, item, polarity, holds):
-    """Positive and negative: where the stems stand as the line says, its finding is among those that decide the
-    verdict facet (it is read at the 用神, the day stem, first); where they do not, it is not there. When it
-    decides alone, the verdict is its polarity."""
+    """Positive and negative: where the stems stand as the line says, its finding holds, else it does not. When it
+    holds it is read at the 用神 (it reads the day stem) and decides the verdict facet unless a paragraph read
+    before its own (the text's order, or 004:7's 科試先須論值符) answers the facet there first (J9). When it decides
+    alone, the verdict is its polarity."""
     seen = {True: 0, False: 0}
     fact_id = finding_id(reader, item)
+    topic_id = reader.topic_id(topic)
     for moment in moments(40, sum(map(ord, item))):
         reading, js = judged(moment, topic)
         day, hour = stems(reading)
         expected = holds(day, hour)
-        ids = {f["id"] for f in reading["findings"]}
-        assert (fact_id in ids) == expected, (moment, day, hour)
-        assert (fact_id in deciding(js[topic], name)) == expected, (moment, day, hour)
+        by_id = {f["id"]: f for f in reading["findings"]}
+        assert (fact_id in by_id) == expected, (moment, day, hour)
+        decides = deciding(js[topic], name)
+        if expected and fact_id not in decides:
+            own = paragraph_rank(topic_id, by_id[fact_id]["src"])
+            assert decides and all(paragraph_rank(topic_id, by_id[d]["src"]) < own for d in decides), moment
+        assert expected or fact_id not in decides
         f = facet(js[topic], name)
-        if expected and f["status"] == "decided":
+        if expected and f["status"] == "decided" and decides == {fact_id}:
             assert values(js[topic], name) == {polarity} and js[topic]["verdict"] == polarity
         seen[expected] += 1
     assert seen[True] and seen[False]  # both cases were met

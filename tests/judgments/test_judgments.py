@@ -54,17 +54,29 @@ def test_shefu_edible_follows_002_151(judged, moment):
 
 def test_chuxing_verdict_read_at_the_asker(judged):
     """出行 (004:71): 日元為人 — the day stem is the traveller, read first. On 2030-01-15 04:00 (庚戌日 戊寅時) the
-    hour's 納音 (土) does not harm the asker and generates him (004:71: 堪策驥, 先稱意, 吉), but the palace where
-    庚 stands holds a 凶格 (004:83: 事事俱凶). Both are read at the asker and no line of the texts ranks one
-    over the other: the verdict is 未定, both named; under verdict_conflict=mixed it is 混."""
-    _, js = judged("2030-01-15T04:00+08:00", "出行")
+    hour's 納音 (土) does not harm the asker and generates him (004:71 論干支: 堪策驥, 先稱意, 吉); the palace where
+    庚 stands also holds a 凶格 (004:83 論吉凶格: 事事俱凶). Both are read at the asker; the topic's paragraphs are
+    read in the text's order (J9), 論干支 first: the verdict is 吉, and the 凶格 stays a reason."""
+    reading, js = judged("2030-01-15T04:00+08:00", "出行")
     j = js["出行"]
     assert j["use_god"][0]["slot"] == "日干" and j["use_god"][0]["node"]["name"] == "庚"
-    assert j["verdict"] == "未定" and j["verdict_by"]["facet"] == "可行否"
+    assert j["verdict"] == "吉" and j["verdict_by"]["facet"] == "可行否"
     f = facet(j, "可行否")
-    assert {a["value"] for a in f["conflict"]} == {"吉", "凶"}
-    assert {"004:71", "004:83"} <= {s for a in f["conflict"] for s in a["src"]}
-    _, mixed = judged("2030-01-15T04:00+08:00", "出行", options={"verdict_conflict": "mixed"})
+    assert f["status"] == "decided" and f["src"] == ["004:71"]
+    by_id = {x["id"]: x for x in reading["findings"]}
+    assert any("004:83" in by_id[r["finding"]]["src"] and r["polarity"] == "凶" for r in j["reasons"])
+
+
+def test_chuxing_conflict_in_one_paragraph(judged):
+    """1982-08-05 14:24 (庚申日 癸未時): in 004:71 itself the hour's 納音 (楊柳木) does not harm the asker (堪策驥, 吉)
+    while the hour is in the day's 截路空亡 (進退趦趄, 凶). One paragraph, one place, no line ranking them: the verdict
+    is 未定 with both named; under verdict_conflict=mixed it is 混."""
+    _, js = judged("1982-08-05T14:24+08:00", "出行")
+    j = js["出行"]
+    assert j["verdict"] == "未定"
+    f = facet(j, "可行否")
+    assert {a["value"] for a in f["conflict"]} == {"吉", "凶"} and all(a["src"] == ["004:71"] for a in f["conflict"])
+    _, mixed = judged("1982-08-05T14:24+08:00", "出行", options={"verdict_conflict": "mixed"})
     assert mixed["出行"]["verdict"] == "混" and mixed["出行"]["verdict_by"]["option"] == "verdict_conflict=mixed"
 
 
