@@ -34,6 +34,7 @@ class Candidate:
     value: str
     rank: tuple
     season: str | None = None  # when in the year it comes (a row's season= qualifier: 003's 年景 and 天時 rows)
+    aim: str | None = None  # what the 用神 it is read at is read for (per=用神)
 
 
 def overridden_by(findings: list, info: dict) -> dict[str, dict]:
@@ -87,7 +88,7 @@ def order_key(facet: Facet, finding: dict) -> tuple:
     return ()
 
 
-def finding_keys(findings: list, info: dict, props: dict, ranks: dict) -> list[tuple]:
+def finding_keys(findings: list, info: dict, props: dict, ranks: dict, aims: dict) -> list[tuple]:
     """(finding, meaning id, the meaning's label, its row's category, polarity, rank, season) of each finding:
     what a facet's answers are matched on, the order it is read in and the season its row names, found once."""
     out = []
@@ -96,14 +97,15 @@ def finding_keys(findings: list, info: dict, props: dict, ranks: dict) -> list[t
         meaning = (f.get("meaning") or {}).get("id")
         season = i.season if i is not None else None
         out.append((f, meaning, props.get(meaning, {}).get("label"), i.category if i is not None else None,
-                    f.get("polarity"), ranks[f["id"]], props.get(season, {}).get("name", season) if season else None))
+                    f.get("polarity"), ranks[f["id"]], props.get(season, {}).get("name", season) if season else None,
+                    aims.get(f["id"])))
     return out
 
 
 def candidates(facet: Facet, keyed: list[tuple]) -> list[Candidate]:
     """The findings that answer a facet (of its system, when it names one), each with its answer and rank."""
     out = []
-    for f, meaning, label, category, polarity, rank, season in keyed:
+    for f, meaning, label, category, polarity, rank, season, aim in keyed:
         if facet.system and f.get("system") != facet.system:
             continue
         answer = facet.answer_for(meaning, label, category, polarity)
@@ -111,7 +113,7 @@ def candidates(facet: Facet, keyed: list[tuple]) -> list[Candidate]:
             value = answer_value(answer, f)
             if value:  # J7: at one place, the rows of the passage that asks a (descriptive) question come first
                 own = 0 if answer.value == "=polarity" or set(f.get("src") or ()) & set(facet.src) else 1
-                out.append(Candidate(f, value, (rank[0], order_key(facet, f), own, rank[1]), season))
+                out.append(Candidate(f, value, (rank[0], order_key(facet, f), own, rank[1]), season, aim))
     return sorted(out, key=lambda c: c.rank)
 
 
@@ -140,7 +142,10 @@ def _by_value(cands: list[Candidate]) -> dict[str, list[Candidate]]:
 
 
 def _place(c: Candidate, per: str | None):
-    """The place a candidate is answered at, for a facet answered per place (the palace of its binding)."""
+    """The place a candidate is answered at, for a facet answered per place: the palace of its binding
+    (``per=宮``), or what the 用神 it is read at is read for (``per=用神``: 003:91 花草 from 天沖, 樹木 from 天輔)."""
+    if per == "用神":
+        return c.aim
     return (c.finding.get("bindings") or {}).get(per) if per else None
 
 

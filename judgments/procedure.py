@@ -21,7 +21,7 @@ from leishen.errors import LeishenError
 from leishen.judgments.facets import OTHER_PLACES, answer_facet, candidates, finding_keys, overridden_by, rank_of
 from leishen.judgments.tables import facet_table
 from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, times_entry
-from leishen.judgments.usegod import fact_info, from_fact, general_rows, god_places, is_method, use_god_json
+from leishen.judgments.usegod import aims_of, fact_info, from_fact, general_rows, god_places, is_method, use_god_json
 
 TRANSMISSIONS_DROPPED = ("中傳", "末傳")  # 002:151 月將加時專視初, 中末總棄
 DEFAULT_OPTIONS = {"timing_stem": "earth", "nianjing_chart": "lichun", "verdict_conflict": "undecided"}
@@ -239,7 +239,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     places = god_places(gods)
     ranks = {f["id"]: rank_of(f, places) for f in findings}
     live = [f for f in findings if f["id"] not in aside and not _is_method(index, f)]
-    keyed = finding_keys(live, index.info, reader.props, ranks)
+    keyed = finding_keys(live, index.info, reader.props, ranks, {f["id"]: aims_of(f, gods) for f in live})
     facets = [answer_facet(fc, candidates(fc, keyed)) for fc in facet_table().get(topic_id, ())]
     verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])
     props = reader.props.get(topic_id, {}) if topic_id else {}

@@ -31,6 +31,7 @@ class UseGod:
     src: tuple[str, ...]
     why: str
     via: str | None = None  # the star / gate / deity the rule names, whose palace is read
+    aim: str | None = None  # what it is read for (a READ_FROM row's for=: 花草 from 天沖, 樹木 from 天輔)
 
 
 @lru_cache(maxsize=1)
@@ -100,7 +101,8 @@ def from_fact(fact, finding: str | None, bindings: dict, chart: dict, props: dic
         place = palace_of(chart, obj.get("label", ""), obj.get("name", ""))
         if place is None:
             return None
-        return UseGod("qimen", obj["name"], place, rank, role, finding, fact.id, src, why, fact.object)
+        aim = props.get(q.get("for"), {}).get("name") if q.get("for") else None
+        return UseGod("qimen", obj["name"], place, rank, role, finding, fact.id, src, why, fact.object, aim)
     node = _bound(bindings, slot or "")
     if node is None:
         return None
@@ -126,6 +128,16 @@ def god_places(gods: list[UseGod]) -> dict[str, tuple[dict, dict]]:
         if g.node is not None:
             nodes[g.node] = min(g.rank, nodes.get(g.node, g.rank))
     return out
+
+
+def aims_of(finding: dict, gods: list[UseGod]) -> str | None:
+    """What the 用神 a finding is read at is read for (the first such 用神 with a ``for=``), or None."""
+    slots = finding.get("bindings") or {}
+    nodes = {s["node"].get("id") for s in (finding.get("path") or ())[:3] if "node" in s}
+    for g in gods:
+        if g.aim and g.system == finding.get("system") and (g.slot in slots or g.node in nodes):
+            return g.aim
+    return None
 
 
 def place_rank(finding: dict, places: dict, other: int) -> int:
