@@ -261,8 +261,25 @@ def _paragraphs(corpus_dir):
     return out
 
 
+def _forms(ko: str) -> list[str]:
+    """The gloss and, for a noun form in -ㅁ/-음, the verb stem the translation conjugates
+    (돌아옴 → 돌아오, 있음 → 있, 쇠함 → 쇠하): the gloss names what the translation says."""
+    out, last = [ko], ko[-1:]
+    if last == "음" and len(ko) > 1:
+        out.append(ko[:-1])
+    elif last and HANGUL.match(last) and (ord(last) - 0xAC00) % 28 == 16:  # a final ㅁ
+        out.append(ko[:-1] + chr(ord(last) - 16))
+    return [f for f in out if len(f) >= 2]
+
+
+def test_the_noun_form_of_a_gloss_is_its_stem():
+    assert _forms("떠나갔다가 다시 돌아옴") == ["떠나갔다가 다시 돌아옴", "떠나갔다가 다시 돌아오"]
+    assert _forms("늙어 쇠함") == ["늙어 쇠함", "늙어 쇠하"] and _forms("소식") == ["소식"] and _forms("함") == []
+
+
 def test_each_ko_src_cites_a_translation_that_gives_the_gloss(corpus_dir):
-    """A ko_src is the doc:line of a Chinese paragraph naming the term whose Korean paragraph holds the gloss."""
+    """A ko_src is the doc:line of a Chinese paragraph naming the term whose Korean paragraph holds the
+    gloss (or, for a noun form, its stem)."""
     paragraphs, cited, bad = _paragraphs(corpus_dir), 0, []
     for where, row in _rows("glossary"):
         for cite in filter(None, (c.strip() for c in row["ko_src"].split("|"))):
@@ -270,9 +287,9 @@ def test_each_ko_src_cites_a_translation_that_gives_the_gloss(corpus_dir):
             found = paragraphs.get(cite)
             if found is None:
                 bad.append(f"{where}: ko_src {cite} is not the line of a translated Chinese paragraph")
-            elif row["name"] not in found[0] or row["ko"] not in found[1]:
+            elif row["name"] not in found[0] or not any(f in found[1] for f in _forms(row["ko"])):
                 bad.append(f"{where}: {cite} does not render {row['name']} as {row['ko']!r}")
-    assert bad == [] and cited >= 60
+    assert bad == [] and cited >= 150
 
 
 def test_a_bare_reading_never_carries_a_ko_src():
@@ -283,8 +300,8 @@ def test_the_graph_carries_the_meaning_and_the_reading(nx_backend):
     from leishen.loaders.build import build_graph
     nodes = {n.id: n.props for n in build_graph().nodes}
     office = nodes["Concept:仕祿"]
-    assert (office["ko"], office["ko_hanja"]) == ("벼슬과 녹봉", "사록")
-    assert "사록" in office["lookup"] and "벼슬과 녹봉" in office["lookup"]
+    assert (office["ko"], office["ko_hanja"], office["ko_src"]) == ("벼슬하여 녹을 먹음", "사록", "000:39")
+    assert "사록" in office["lookup"] and "벼슬하여 녹을 먹음" in office["lookup"]
     assert (nodes["Weather:雷"]["ko"], nodes["Weather:雷"]["ko_hanja"]) == ("천둥", "뇌")
     assert nodes["Pattern:三奇入墓"]["ko_hanja"] == "삼기입묘"
 
