@@ -34,6 +34,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -79,8 +80,11 @@ def _free_port() -> int:
 
 
 def _get(url: str, timeout: float = 30) -> bytes:
-    with urllib.request.urlopen(url, timeout=timeout) as answer:  # 127.0.0.1 only
-        return answer.read()
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as answer:  # 127.0.0.1 only
+            return answer.read()
+    except urllib.error.HTTPError as err:  # said in one line: the status and the start of the answer
+        raise RuntimeError(f"GET {url}: HTTP {err.code}: {err.read()[:300].decode('utf-8', 'replace')}") from None
 
 
 def _cpu_ns(pid: int) -> int | None:
@@ -106,7 +110,7 @@ def serve_first_reading(env: dict, command: list[str] | None = None) -> dict:
             try:
                 _get(f"{base}/health", timeout=2)
                 break
-            except OSError:
+            except (OSError, RuntimeError):
                 if time.perf_counter() - t0 > 300:
                     raise RuntimeError("leishen serve did not answer /health within 300 s") from None
                 time.sleep(0.02)
@@ -148,11 +152,10 @@ def bench_startup(row, runs: int = 10, starts: int = 3) -> list[dict]:
                                                                      max(3, runs // 3))}
         subprocess.run(read, env=env, check=True, capture_output=True)  # the cache filled again
         results["read, warm cache"] = timed(read, env, runs)
-        served = [serve_first_reading(env) for _ in range(starts)]
+        served = _starts(env, None, starts)
         proposed = None
         if "reader_over" not in (BENCH.parent / "api" / "app.py").read_text(encoding="utf-8"):
-            command = [sys.executable, str(BENCH / "serve_proposed.py"), "serve"]
-            proposed = [serve_first_reading(env, command) for _ in range(starts)]
+            proposed = _starts(env, [sys.executable, str(BENCH / "serve_proposed.py"), "serve"], starts)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     peer_name = "kinliuren 0.1.2.9 + lunar_python, one chart per process" if peer else "kinliuren (not installed)"
@@ -174,10 +177,20 @@ def bench_startup(row, runs: int = 10, starts: int = 3) -> list[dict]:
     return rows
 
 
-def _serve_row(name: str, served: list[dict]) -> dict:
+def _starts(env: dict, command: list[str] | None, starts: int) -> list[dict] | str:
+    """*starts* server starts (serve_first_reading), or what went wrong, in one line."""
+    try:
+        return [serve_first_reading(env, command) for _ in range(starts)]
+    except (RuntimeError, OSError, AssertionError, ValueError) as err:
+        return f"failed: {err}"
+
+
+def _serve_row(name: str, served: list[dict] | str) -> dict:
     """The row of a few server starts: the server's CPU time for its first reading (all its threads), best of
     the starts, with the wall-clock times the client saw in the note."""
     from suite import row
+    if isinstance(served, str):
+        return row(name, None, None, "—", "time", "≤ 50 ms", served)
     cpu = [s["first_cpu"] for s in served if s["first_cpu"] is not None]
     ms = lambda values: ", ".join(f"{v * 1e3:.0f}" for v in values)  # noqa: E731
     return row(name, min(cpu) if cpu else min(s["first"] for s in served), None, "—", "time", "≤ 50 ms",
