@@ -22,6 +22,9 @@ Row shapes (lists of plain dicts, sorted as stated, identical on both backends):
     one row ``{"nodes": [end, …], "types": [type, …]}`` — among all shortest paths over direct relations
     (either direction, never through Fact or Passage nodes; only relations of ``types`` when it is a list)
     the one whose node-id list is smallest, each hop taking its smallest relation type; no row when unconnected.
+    Without ``types`` a hub (labels Polarity, Element: 陰陽 and the five phases) costs more: the path goes
+    through one between its ends only when no path avoids them; with ``types`` it is the plain shortest path
+    over those types.
 ``rule_checks(paths, facts, variants)``
     the ground checks of the rules' graph predicates (see :mod:`leishen.queries.reading_traversal`): one row
     ``{"id", "hops": [[from, type, to, key, src, forward], …]}`` per check that holds, with its smallest witness
