@@ -11,11 +11,18 @@ from leishen.loaders.schema import ontology_dir
 from leishen.loaders.tables import raise_errors
 
 
+#: the columns of each kind of coverage table (a header lacking one or holding another is refused)
+COLUMNS = {"missing_*.csv": ("item", "section", "reason"), "expected_*.csv": ("section", "doc", "title", "expected"),
+           "documents.csv": ("doc", "title", "expected"), "extraction_known.csv": ("spec", "kind", "row", "src", "reason")}
+
+
 def _rows(pattern: str) -> list[dict]:
-    """The rows of every ``coverage/<pattern>`` table, read strictly; OntologyError naming file and row."""
+    """The rows of every ``coverage/<pattern>`` table, read strictly (its columns exactly those of
+    :data:`COLUMNS`); OntologyError naming file and row."""
     out, errors = [], []
     for path in sorted((ontology_dir() / "coverage").glob(pattern)):
-        rows = read_dicts(path, f"coverage/{path.name}", errors, rows_required=not path.name.startswith("missing_"))
+        rows = read_dicts(path, f"coverage/{path.name}", errors, rows_required=not path.name.startswith("missing_"),
+                          columns=COLUMNS[pattern])
         out += [{**r, "_file": path.name} for _, r in rows]
     raise_errors(errors, "the coverage tables")
     return out

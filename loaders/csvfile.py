@@ -8,8 +8,10 @@ bytes that are not UTF-8 end in a traceback.  :func:`read_table` turns each of t
 - the path is a directory or missing; the bytes are not UTF-8 (with the byte offset); the file is
   empty, or (unless ``rows_required=False``) has a header and no rows;
 - a column name is empty or appears twice in the header;
-- a record spans several lines (an unbalanced quote: "row 3 column note … swallows lines 3–48");
+- a record spans several lines (an unbalanced quote: "row 3 column note … swallows lines 3–48"), or
+  a quote is never closed before the file ends (the last row: "row 49 column note: … the file ends inside it");
 - a cell holds a double quote (a stray quote: no table of ours quotes anything inside a cell);
+- (:func:`read_dicts` given its columns) a required column is missing or a column is not one of them;
 - a row has more cells than the header has columns (an unquoted comma); a row repeats an earlier one.
 
 Rows are numbered by the line they start on (the header is row 1).
@@ -66,6 +68,15 @@ def _row_problem(header: list[str], start: int, end: int, cells: list[str], rel:
     return f"{rel} row {start}: {len(cells)} cells but the header has {len(header)} columns (an unquoted comma?)"
 
 
+def _ends_inside_a_quote(text: str, start: int, line_num: int) -> bool:
+    """Whether the record starting on line *start* is the file's last and its quote is never closed: csv takes
+    the end of the file as the end of an open quoted cell, so the record neither spans lines nor keeps a quote
+    (its own lines' quotes then do not pair up)."""
+    if line_num < text.count("\n") + (not text.endswith("\n")):
+        return False
+    return "\n".join(text.split("\n")[start - 1:]).count('"') % 2 == 1
+
+
 def read_table(path: Path, rel: str, errors: list[str], *, rows_required: bool = True
                ) -> tuple[list[str], list[Row]] | None:
     """(header, [(row number, stripped cells padded to the header)]) of the CSV at *path*, or None
@@ -92,6 +103,10 @@ def read_table(path: Path, rel: str, errors: list[str], *, rows_required: bool =
             if last > start or len(cells) > width or (quoted and '"' in "".join(cells)):
                 errors.append(_row_problem(header, start, last, cells, rel))
                 continue
+            if quoted and _ends_inside_a_quote(text, start, reader.line_num):
+                errors.append(f"{rel} row {start} column {header[min(len(cells), width) - 1]}: a quote opened "
+                              f"here is never closed (the file ends inside it)")
+                continue
             cells = [c.strip() for c in cells]
             if not any(cells):
                 continue
@@ -111,10 +126,18 @@ def read_table(path: Path, rel: str, errors: list[str], *, rows_required: bool =
     return header, rows
 
 
-def read_dicts(path: Path, rel: str, errors: list[str], *, rows_required: bool = True) -> list[tuple[int, dict]]:
-    """The rows of :func:`read_table` as (row number, {column: cell})."""
+def read_dicts(path: Path, rel: str, errors: list[str], *, rows_required: bool = True,
+               columns: tuple[str, ...] | None = None) -> list[tuple[int, dict]]:
+    """The rows of :func:`read_table` as (row number, {column: cell}); given *columns*, a header lacking one
+    of them or holding another is refused (row 1, naming the columns)."""
     table = read_table(path, rel, errors, rows_required=rows_required)
     if table is None:
         return []
     header, rows = table
+    if columns is not None and set(header) != set(columns):
+        missing, unknown = [c for c in columns if c not in header], [c for c in header if c not in columns]
+        what = "; ".join(filter(None, (missing and f"lacks column(s) {', '.join(missing)}",
+                                       unknown and f"unknown column(s) {', '.join(unknown)}")))
+        errors.append(f"{rel} row 1: {what} (expected {','.join(columns)})")
+        return []
     return [(n, dict(zip(header, cells))) for n, cells in rows]

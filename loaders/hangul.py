@@ -34,7 +34,7 @@ def reading_table() -> dict[str, str]:
 @cache
 def _table_at(path: Path) -> dict[str, str]:
     errors: list[str] = []
-    rows = read_dicts(path, "readings/hanja_hangul.csv", errors)
+    rows = read_dicts(path, "readings/hanja_hangul.csv", errors, columns=("char", "reading"))
     if errors:
         raise OntologyError(errors[0])
     return {row["char"]: row["reading"] for _, row in rows}

@@ -80,6 +80,52 @@ def test_an_unbalanced_quote_names_its_row_and_the_lines_it_swallows(onto, corpu
                             "it swallows lines 3–5")
 
 
+@pytest.mark.parametrize("end", ["\n", ""], ids=["newline", "no-newline"])
+def test_an_unbalanced_quote_in_the_last_row_is_refused(onto, corpus_dir, end):
+    """#31 hostile 10: csv takes the end of the file as the end of an open quoted cell, so a quote opened in
+    the last row neither spans lines nor stays in its cell; it is refused all the same."""
+    write(onto / "facts/000/zz.csv", HEADER + GOOD + ',CLASHES,Branch:丑,Branch:未,,000:51,,,"never closed' + end)
+    fails(onto, corpus_dir, "facts/000/zz.csv row 3 column note: a quote opened here is never closed "
+                            "(the file ends inside it)")
+
+
+def test_an_unbalanced_quote_in_the_last_row_of_an_entity_table(onto, corpus_dir):
+    path = onto / "entities/branch.csv"
+    text = path.read_text(encoding="utf-8")
+    rows = text.count("\n") + (not text.endswith("\n"))
+    head, _, last = text.rstrip("\n").rpartition(",")
+    write(path, f'{head},"{last}\n')  # the last row's last cell opens a quote
+    fails(onto, corpus_dir, f"entities/branch.csv row {rows} column ")
+    assert "never closed" in run("stats", env={"LEISHEN_ONTOLOGY": str(onto)}).stderr
+
+
+def test_a_quoted_last_cell_that_closes_is_read(onto, corpus_dir):
+    write(onto / "facts/000/zz.csv", HEADER + GOOD + ',CLASHES,Branch:丑,Branch:未,,000:51,,,"closed, here"\n')
+    result = run("stats", env={"LEISHEN_ONTOLOGY": str(onto), "LEISHEN_CORPUS": str(corpus_dir)})
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("table, header", [
+    ("facts/000/zz.csv", HEADER.rstrip("\n") + ",extra\n"),
+    ("coverage/documents.csv", "doc,title,expected,extra\n"),
+    ("coverage/missing_qm004.csv", "item,section,reason,extra\n"),
+])
+def test_an_unknown_extra_column_is_refused(onto, corpus_dir, table, header):
+    """#31 hostile 10: a column no loader reads is refused with its file and row 1, in every kind of table."""
+    path = onto / table
+    rows = path.read_text(encoding="utf-8").splitlines(keepends=True)[1:] if path.exists() else [GOOD]
+    write(path, header + "".join(r.rstrip("\n") + ",x\n" for r in rows))
+    command = ["coverage"] if table.startswith("coverage") else ["build"]
+    fails(onto, corpus_dir, f"{table} row 1: unknown column(s) extra", command)
+
+
+def test_an_unknown_column_in_an_entity_table(onto, corpus_dir):
+    path = onto / "entities/gate.csv"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    write(path, lines[0].rstrip("\n") + ",extra\n" + "".join(r.rstrip("\n") + ",x\n" for r in lines[1:]))
+    fails(onto, corpus_dir, "entities/gate.csv row 1: unknown column(s) extra")
+
+
 def test_a_stray_quote(onto, corpus_dir):
     write(onto / "facts/000/zz.csv", HEADER + ',CLASHES,Branch:子,Branch:午,,000:51,,,a "stray quote\n')
     fails(onto, corpus_dir, "facts/000/zz.csv row 2 column note: a stray quote")
