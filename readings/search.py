@@ -37,8 +37,8 @@ class Selecting:
         return chosen | {r.fact for r in self.requires if self.facts[r.fact].subject in patterns}, lore
 
     def named(self, wanted: str) -> tuple[set, bool]:
-        """The rule facts a ``find`` asks for (by fact id, item, pattern or meaning name, or
-        ``subject→object``; a pattern with every REQUIRES rule of it), and whether a lore query (kin,
+        """The rule facts a ``find`` asks for (by fact id, item, pattern or meaning name — zh, ko, the hanja's
+        Korean reading (ko_hanja) or en — or ``subject→object``; a pattern with every REQUIRES rule of it), and whether a lore query (kin,
         stages, vigour, relations …) is asked."""
         chosen = set()
         if not isinstance(wanted, str):
@@ -53,7 +53,7 @@ class Selecting:
             fact = self.facts[rule.fact]
             subject, obj = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
             names = {fact.id, fact.item, self._name(fact), subject.get("name"), obj.get("name"), obj.get("ko"),
-                     (obj.get("en") or "").lower() or None}
+                     obj.get("ko_hanja"), (obj.get("en") or "").lower() or None}
             if wanted in names or folded in names:
                 chosen.add(rule.fact)
         if any(self.facts[f].relation == "REQUIRES" for f in chosen):  # a pattern: all its parts

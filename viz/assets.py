@@ -39,8 +39,9 @@ def _digest(data: bytes) -> str:
 
 @lru_cache(maxsize=1)
 def vis_bytes() -> bytes:
-    """vis-network as served: without its sourceMappingURL line (there is no map to fetch)."""
-    lines = [line for line in vis_text().splitlines() if not line.startswith("//# sourceMappingURL=")]
+    """vis-network as served: without its sourceMappingURL line (there is no map to fetch). Split on "\\n"
+    only: the bundle holds U+2028 and other characters str.splitlines breaks at inside its string literals."""
+    lines = [line for line in vis_text().split("\n") if not line.startswith("//# sourceMappingURL=")]
     return "\n".join(lines).encode("utf-8")
 
 
