@@ -1,17 +1,16 @@
-"""Chart and reading endpoints: /charts, /readings (GET a moment, POST a typed-in chart), /find, /topics."""
+"""Chart and reading endpoints: /charts, /readings (GET a moment, POST a typed-in chart), /find, /topics.
 
-import time
+Every reading and find goes through the readings door (:mod:`leishen.service.readings`), as the CLI and MCP do.
+"""
+
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Query, Request
 
 from leishen.api.errors import TimeLimit, responses
-from leishen.api.models import FindQuery, ReadingQuery
 from leishen.api.settings import Settings
-from leishen.engine.typedcheck import validate_typed_chart
-from leishen.readings.search import FindError, find, moments, range_ends
-
-TOPIC = Query(min_length=1, max_length=64, description="a topic in zh, ko or en; none: the general reading")
+from leishen.service import readings as door
+from leishen.service.requests import FindQuery, ReadingQuery, TypedReadingQuery
 
 
 def reader(request: Request):
@@ -32,34 +31,36 @@ def router(settings: Settings) -> APIRouter:
 
     @api.get("/readings", responses=responses(400, 422, 503))
     def reading(query: Annotated[ReadingQuery, Query()], rules: Reading) -> dict[str, Any]:
-        """The reading of a moment's chart: every rule it meets with its path and citations (``leishen read --json``)."""
-        return rules.read(query.chart(), topic=query.topic)
+        """The reading of a moment's chart: every rule it meets with its path and citations (``findings``) and
+        the judgment of each topic read (``judgments``: verdict, 用神, facets, 應期, conflicts), as
+        ``leishen read --json``; the judgment's school options as parameters."""
+        return door.read(query.chart(), topic=query.topic, reader=rules, request=query.request(),
+                         options=query.options(), typed=False)
 
     @api.post("/readings", responses=responses(400, 413, 422, 503))
     def read_typed(chart: Annotated[dict[str, Any], Body(description="a chart in the JSON shape of `leishen chart --json`")],
-                   rules: Reading, topic: Annotated[str | None, TOPIC] = None) -> dict[str, Any]:
-        """The reading of a chart typed in by hand (``leishen read --chart FILE --json``)."""
-        return rules.read(validate_typed_chart(chart), topic=topic)  # ChartError (422) naming the first bad field
+                   query: Annotated[TypedReadingQuery, Query()], rules: Reading) -> dict[str, Any]:
+        """The reading of a chart typed in by hand, findings and judgments (``leishen read --chart FILE --json``);
+        422 naming the first bad field, or the typed field that contradicts the chart's own moment."""
+        return door.read(chart, topic=query.topic, reader=rules, options=query.options())
 
     @api.get("/find", responses=responses(400, 408, 422, 503))
     def find_moments(query: Annotated[FindQuery, Query()], rules: Reading) -> list[dict[str, Any]]:
-        """The moments from start to end where a rule holds (``leishen find`` prints the same, one per line);
-        at most ``find_max_steps`` moments per request and ``find_timeout`` seconds."""
-        start, end = range_ends(query.start, query.end, query.tz)
-        count = sum(1 for _ in moments(start, end, query.step))
-        if count > settings.find_max_steps:
-            raise FindError(f"the range holds {count} moments at step {query.step}; this server scans at most "
-                            f"{settings.find_max_steps} per request (narrow the range or use leishen find)")
-        deadline, hits = time.monotonic() + settings.find_timeout, []
-
-        def in_time(moment) -> None:
-            if time.monotonic() > deadline:
-                raise TimeLimit(f"find ran past {settings.find_timeout:g} s at {moment.isoformat()}; narrow the range")
-
-        for hit in find(rules, query.rule, start, end, step=query.step, topic=query.topic, progress=in_time):
-            hits.append(hit)
-            if len(hits) >= query.limit:
-                break
+        """The moments from start to end where a rule holds, or (``topic`` with ``verdict`` and/or ``facet``,
+        擇時) whose judgment of the topic has that verdict and those facet answers, each with its deciding
+        reasons (``leishen find`` prints the same, one per line); at most ``find_max_steps`` moments per
+        request and ``find_timeout`` seconds."""
+        limits = settings.find_limits()
+        start, end, _count = door.plan(query.start, query.end, query.tz, query.step, limits)
+        hits = []
+        try:
+            for hit in door.find(rules, start, end, rule=query.rule, topic=query.topic, verdict=query.verdict,
+                                 facets=query.facet, step=query.step, limits=limits):
+                hits.append(hit)
+                if len(hits) >= query.limit:
+                    break
+        except door.FindDeadline as exc:
+            raise TimeLimit(str(exc)) from None
         return hits
 
     @api.get("/topics")

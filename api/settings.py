@@ -10,6 +10,7 @@ import os
 from dataclasses import dataclass, fields
 
 from leishen.errors import BackendError
+from leishen.service.readings import SERVER, Limits
 
 ENV_PREFIX = "LEISHEN_API_"
 _BOOL = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
@@ -37,9 +38,14 @@ class Settings:
     cypher_max_timeout: float = 60.0
     #: longest Cypher text in characters (422 beyond)
     cypher_max_chars: int = 20_000
-    #: most moments /find may scan in one request (a month of hours), and its time limit in seconds
-    find_max_steps: int = 24 * 31
-    find_timeout: float = 60.0
+    #: most moments /find may scan in one request (a month of hours), and its time limit in seconds: the server
+    #: doors' limits, :data:`leishen.service.readings.SERVER` (MCP find is held to the same)
+    find_max_steps: int = SERVER.max_moments
+    find_timeout: float = SERVER.seconds
+
+    def find_limits(self) -> Limits:
+        """The limits of one /find request."""
+        return Limits(self.find_max_steps, self.find_timeout)
 
     @classmethod
     def from_env(cls, environ=None) -> Settings:

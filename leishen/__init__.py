@@ -7,6 +7,7 @@ The Python API (see README § Python API)::
     r = leishen.read("2026-12-01T10:00+09:00", topic="射覆")  # findings with paths and citations
     g = leishen.graph()                                      # the NetworkX MultiDiGraph
     hits = list(leishen.find("斫輪", "2026-01-01T00:00+08:00", "2026-12-31T23:00+08:00"))
+    good = list(leishen.find(topic="出行", verdict="吉", start="2026-12-01T00:00+09:00", end="2026-12-07T23:00+09:00"))
 """
 
 from __future__ import annotations
@@ -46,29 +47,37 @@ def chart(moment, *, tz: str | None = None, request=None) -> dict:
     return build_chart(_moment(moment, tz), _request(request))
 
 
-def read(moment_or_chart, *, tz: str | None = None, topic: str | None = None, backend=None, request=None) -> dict:
-    """The reading of a moment or of a chart dict (computed or typed in). A chart dict is checked first, as
-    ``leishen read --chart`` checks it (ChartError naming the field; about 0.4 ms): to read charts the
-    engine computed without it, use :func:`leishen.readings.read`."""
-    from leishen import readings
+def read(moment_or_chart=None, *, tz: str | None = None, topic: str | None = None, backend=None, request=None,
+         options: dict | None = None) -> dict:
+    """The reading of a moment or of a chart dict (computed or typed in): its findings and its ``judgments``
+    (one per topic read and one for the general reading; *options*: the judgment's school options, e.g.
+    ``{"timing_stem": "heaven"}``). A chart dict is checked first, as ``leishen read --chart`` checks it
+    (ChartError naming the field; about 0.4 ms): to read charts the engine computed without it, use
+    :func:`leishen.readings.read`. Goes through the readings door (:func:`leishen.service.readings.read`)."""
+    from leishen.service import readings
     if isinstance(moment_or_chart, dict):
-        from leishen.engine.typedcheck import validate_typed_chart
-        c = validate_typed_chart(moment_or_chart)
-    else:
-        c = chart(moment_or_chart, tz=tz, request=request)
-    return readings.read(c, topic=topic, backend=backend)
+        return readings.read(moment_or_chart, topic=topic, backend=backend, options=options)
+    request = _request(request)
+    return readings.read(chart(moment_or_chart, tz=tz, request=request), topic=topic, backend=backend,
+                         request=request, options=options, typed=False)
 
 
-def find(rule: str, start, end, *, tz: str | None = None, step: str = "hour", topic: str | None = None,
-         backend=None):
-    """The moments from *start* to *end* where *rule* holds (an iterator of dicts)."""
-    from leishen import readings
-    if isinstance(start, str) and isinstance(end, str):  # as the CLI reads them: an error names the end at fault
-        from leishen.readings.search import range_ends
-        first, last = range_ends(start, end, tz)
-    else:
-        first, last = _moment(start, tz), _moment(end, tz)
-    return readings.find(rule, first, last, step=step, topic=topic, backend=backend)
+def find(rule: str | None = None, start=None, end=None, *, tz: str | None = None, step: str = "hour",
+         topic: str | None = None, verdict: str | None = None, facets=None, backend=None, request=None,
+         jobs: int = 1):
+    """The moments from *start* to *end* (an iterator of dicts) where *rule* holds, or — with *topic* and
+    *verdict* (擇時) — whose judgment of the topic has that verdict (and the *facets* answers, ``{"可行否":
+    "可行"}`` or ``["可行否=可行"]``), each with its deciding reasons; *jobs* processes share a 擇時 range. The range
+    is held to the library's limits (200,000 moments). Goes through :func:`leishen.service.readings.find`."""
+    from leishen.errors import ChartError
+    from leishen.service import readings
+    if start is None or end is None:
+        raise ChartError(f"{'start' if start is None else 'end'}: the range needs both ends")
+    if not (isinstance(start, str) and isinstance(end, str)):  # datetimes: read as the CLI reads a moment
+        start, end = _moment(start, tz), _moment(end, tz)
+    first, last, _count = readings.plan(start, end, tz, step)
+    return readings.find(readings.reader_for(backend), first, last, rule=rule, topic=topic, verdict=verdict,
+                         facets=facets, step=step, request=_request(request), jobs=jobs)
 
 
 def graph(backend: str = "networkx"):

@@ -54,22 +54,48 @@ def test_chart_bad_moments_are_4xx(client, moment, tz):
 
 
 def test_reading_of_a_moment_is_the_reading_of_its_chart(client, app):
-    answer = client.get("/readings", params={"moment": MOMENT})
+    """GET /readings is the door's reading: the findings of the reader and the judgments of those findings."""
+    from leishen.service import readings as door
+
+    answer = client.get("/readings", params={"moment": MOMENT, "topic": "出行"})
     assert answer.status_code == 200
-    expected = app.state.reader.read(leishen.chart(MOMENT))
+    expected = door.read(leishen.chart(MOMENT), topic="出行", reader=app.state.reader, typed=False)
     assert answer.json() == expected and expected["findings"]
     assert all(f["src"] for f in expected["findings"])
+    found = app.state.reader.read(leishen.chart(MOMENT), topic="出行")["findings"]
+    assert [f["id"] for f in answer.json()["findings"]] == [f["id"] for f in found]
+    judged = answer.json()["judgments"]
+    assert [j["topic"] for j in judged] == [None, "出行"] and all(j["verdict"] for j in judged)
+    ids = {f["id"] for f in found}
+    assert all(r["finding"] in ids for j in judged for r in j["reasons"])
+
+
+def test_judgment_options_are_parameters(client):
+    """The judgment's school options reach the judgment; a bad value is 422 naming the parameter."""
+    params = {"moment": MOMENT, "topic": "出行", "timing_stem": "heaven", "verdict_conflict": "mixed"}
+    judged = client.get("/readings", params=params).json()["judgments"]
+    assert all(j["options"]["timing_stem"] == "heaven" and j["options"]["verdict_conflict"] == "mixed"
+               for j in judged)
+    plain = client.get("/readings", params={"moment": MOMENT, "topic": "出行"}).json()["judgments"]
+    assert all(j["options"]["timing_stem"] == "earth" for j in plain)
+    assert_error(client.get("/readings", params={**params, "timing_stem": "moon"}), 422, "timing_stem")
+    chart = leishen.chart(MOMENT)
+    posted = client.post("/readings", params={"topic": "出行", "nianjing_chart": "asked"}, json=chart).json()
+    assert all(j["options"]["nianjing_chart"] == "asked" for j in posted["judgments"])
+    assert_error(client.post("/readings", params={"nianjing_chart": "x"}, json=chart), 422, "nianjing_chart")
 
 
 def test_reading_of_a_typed_in_chart(client, app):
-    """A typed chart is read as its values are checked and normalised (a computed chart's findings are its own)."""
-    from leishen.engine.typedcheck import validate_typed_chart
+    """A typed chart is read as its values are checked and normalised (a computed chart's findings are its own),
+    by the door's one typed-chart loader."""
+    from leishen.service import readings as door
 
     chart = leishen.chart(MOMENT)
     answer = client.post("/readings", json=chart)
-    assert answer.status_code == 200 and answer.json() == app.state.reader.read(validate_typed_chart(chart))
+    assert answer.status_code == 200 and answer.json() == door.read(chart, reader=app.state.reader)
     assert [(f["id"], f["path"], f["src"]) for f in answer.json()["findings"]] == \
            [(f["id"], f["path"], f["src"]) for f in app.state.reader.read(chart)["findings"]]
+    assert answer.json()["judgments"][0]["topic"] is None
 
 
 @pytest.mark.parametrize("change, field", [(("liuren", "day", "甲丑"), "liuren.day"),
@@ -109,6 +135,50 @@ def test_find_is_what_the_readings_find(client, app):
     expected = list(find(app.state.reader, "relations", parse_moment(params["start"]), parse_moment(params["end"])))
     assert answer.json() == expected and expected
     assert client.get("/find", params={**params, "limit": 2}).json() == expected[:2]
+
+
+def test_find_by_verdict_is_what_choose_finds(client, app):
+    """/find with topic and verdict (擇時) answers the moments :func:`leishen.judgments.choose.choose` chooses,
+    each with its verdict and deciding reasons; a facet narrows them."""
+    from leishen.engine.calendar import parse_moment
+    from leishen.judgments.choose import choose
+
+    params = {"topic": "出行", "verdict": "吉", "start": "2026-12-01T00:00+09:00", "end": "2026-12-01T23:00+09:00"}
+    answer = client.get("/find", params=params)
+    assert answer.status_code == 200
+    expected = list(choose(app.state.reader, "出行", parse_moment(params["start"]), parse_moment(params["end"]),
+                           verdict="吉"))
+    assert answer.json() == expected and expected
+    assert all(hit["verdict"] == "吉" and hit["reasons"] for hit in expected)
+    facet, values = next((k, v) for hit in expected for k, v in hit["facets"].items())
+    narrowed = client.get("/find", params={**params, "facet": f"{facet}={values[0]}"}).json()
+    assert narrowed and all(values[0] in hit["facets"][facet] for hit in narrowed)
+
+
+@pytest.mark.parametrize("params, field", [
+    ({"topic": "出行", "verdict": "大吉"}, "verdict"),
+    ({"topic": "出行", "verdict": "吉", "facet": "可行否"}, "facet"),
+    ({"topic": "出行", "verdict": "吉", "facet": "顏色=紅"}, "facet"),
+    ({"verdict": "吉"}, "topic"),
+    ({"topic": "*", "verdict": "吉"}, "topic"),
+    ({"topic": "no-such-topic", "verdict": "吉"}, "no-such-topic"),
+    ({"rule": "relations", "topic": "出行", "verdict": "吉"}, "rule"),
+    ({}, "rule"),
+])
+def test_find_by_verdict_bad_input_names_the_parameter(client, params, field):
+    params = {"start": "2026-12-01T00:00+09:00", "end": "2026-12-01T03:00+09:00", **params}
+    error = assert_error(client.get("/find", params=params), 422 if field == "verdict" else 400)
+    assert field in error["error"] or error["field"] == field, error
+
+
+def test_find_runs_under_the_server_limits(client):
+    """One limits policy: /find scans at most the server door's moments (a month of hours) in either form."""
+    from leishen.service.readings import SERVER
+
+    for extra in ({"rule": "relations"}, {"topic": "出行", "verdict": "吉"}):
+        params = {"start": "2026-01-01T00:00+08:00", "end": "2026-02-01T01:00+08:00", **extra}
+        error = assert_error(client.get("/find", params=params), 400)["error"]
+        assert f"at most {SERVER.max_moments}" in error, error
 
 
 @pytest.mark.parametrize("params, status", [

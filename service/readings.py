@@ -1,0 +1,182 @@
+"""The one readings door: every door (CLI, HTTP, MCP, the Python API) reads and finds through these functions.
+
+- :func:`reader_for` — the reader of a backend, shared per process (no door builds a ``Reader`` of its own);
+- :func:`read_typed` — the one typed-chart loader: a chart typed by hand is checked the same way everywhere
+  (a pillars-only chart, or one whose 三傳 contradict its own moment, gets the same one-line answer);
+- :func:`read` — a moment or a chart read: the findings, with the judgments of :mod:`leishen.judgments` added;
+- :func:`plan` and :func:`find` — the moments of a range where a rule holds, or whose judgment of a topic has a
+  verdict (擇時, :func:`leishen.judgments.choose.choose`), under one limits policy (:class:`Limits`: most
+  moments, a deadline) for every door.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime
+
+from leishen.engine.chart import ChartRequest
+from leishen.errors import ChartError, LeishenError
+
+__all__ = ["Limits", "LIBRARY", "SERVER", "FindDeadline", "reader_for", "read_typed", "read", "judged", "plan",
+           "find"]
+
+SYSTEM_KEYS = ("liuren", "qimen", "ninestar")
+#: how many moments 擇時 judges between two looks at the clock (deadline, progress) when it runs in this process
+CHOOSE_CHUNK = 48
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one find may scan: at most *max_moments* charts, for at most *seconds* (None: no deadline)."""
+
+    max_moments: int = 200_000
+    seconds: float | None = None
+
+
+#: the limits of the CLI and the Python API: the engine's range cap, no deadline
+LIBRARY = Limits()
+#: the limits of a server door (HTTP /find and MCP find): a month of hours, 60 s
+SERVER = Limits(24 * 31, 60.0)
+
+
+class FindDeadline(LeishenError):
+    """A find ran past its door's deadline and was stopped (HTTP answers 408)."""
+
+    field = None
+
+
+def reader_for(backend=None, uri=None, user=None, password=None, corpus=None):
+    """The reader of a backend: the process's shared NetworkX reader (disk-cached) for the default, else a reader
+    over the backend named (opened with *uri*, *user*, *password*, *corpus*) or over a backend object."""
+    from leishen import readings
+    if backend in (None, "networkx") and corpus is None:
+        return readings.reader("networkx")
+    if isinstance(backend, str):
+        from leishen.service.lore import open_store
+        return readings.Reader(open_store(backend, uri, user, password, corpus), corpus)
+    return readings._reader(backend)
+
+
+def read_typed(data, where: str | None = None) -> dict:
+    """A chart typed by hand (a parsed JSON value in the shape of ``leishen chart --json``), checked: ChartError
+    in one line naming the field (prefixed by *where*, e.g. the file name) for a value that is not a chart, has
+    none of liuren, qimen, ninestar, or whose typed fields contradict its own moment."""
+    from leishen.engine.typedcheck import validate_typed_chart
+    prefix = f"{where}: " if where else ""
+    if not isinstance(data, dict):
+        raise ChartError(f"{prefix}expected a JSON object (a chart), found {type(data).__name__}")
+    if not any(data.get(s) is not None for s in SYSTEM_KEYS):  # (a system of the wrong type: its own field)
+        raise ChartError(f"{prefix}chart: a reading needs at least one of liuren, qimen, ninestar (pillars alone "
+                         "have no rules to read)")
+    try:
+        return validate_typed_chart(data)
+    except ChartError as exc:
+        raise ChartError(f"{prefix}{exc}") from None
+
+
+def read(chart_or_moment=None, *, topic: str | None = None, reader=None, backend=None, request=None,
+         tz: str | None = None, fold: int | None = None, options: dict | None = None, typed: bool = True) -> dict:
+    """The reading of a chart dict (checked by :func:`read_typed` when *typed*; an engine's chart passes
+    ``typed=False``) or of a moment (ISO text, None for now, charted with *request*): its findings, with
+    ``judgments`` added (:func:`leishen.judgments.judge`; *options*: the judgment's school options)."""
+    from leishen.judgments.procedure import checked_options
+    options = checked_options(options)  # a bad option is refused before the chart is read
+    request = request or ChartRequest()
+    if isinstance(chart_or_moment, dict):
+        chart = read_typed(chart_or_moment) if typed else chart_or_moment
+    else:
+        from leishen.service.charts import chart_of
+        chart = chart_of(chart_or_moment, request, tz=tz, fold=fold)
+    r = reader or reader_for(backend)
+    return judged(r.read(chart, topic=topic), chart, r, request, options)
+
+
+def judged(reading: dict, chart: dict, reader, request=None, options: dict | None = None) -> dict:
+    """*reading* with its ``judgments`` (one per topic read and one for the general reading)."""
+    from leishen.judgments import judge
+    reading["judgments"] = judge(reading, chart, reader, request=request, options=options)
+    return reading
+
+
+def plan(start: str | datetime, end: str | datetime, tz: str | None = None, step: str = "hour",
+         limits: Limits = LIBRARY, names: tuple[str, str] = ("start", "end")) -> tuple[datetime, datetime, int]:
+    """The ends of a find range as moments (ISO text read on *tz*, or checked aware datetimes) and how many
+    charts it holds, counted once; FindError past *limits* (naming the door's cap), or naming the end at fault
+    (*names*: start/end, from/to)."""
+    from leishen.readings.search import STEPS, FindError, range_ends
+    if step not in STEPS:
+        raise FindError(f"step: {step!r} is not one of {', '.join(STEPS)}", "step")
+    if isinstance(start, datetime) and isinstance(end, datetime):
+        first, last = start, end
+        if last < first:
+            raise FindError(f"{names[1]}: the end of the range is before its start", names[1])
+    else:
+        first, last = range_ends(start, end, tz, names=names)
+    count = (last - first) // STEPS[step] + 1
+    if count > limits.max_moments:
+        raise FindError(f"the range holds {count} moments at step {step}; this door scans at most "
+                        f"{limits.max_moments} per request (narrow the range)")
+    return first, last, count
+
+
+def find(reader, start: datetime, end: datetime, *, rule: str | None = None, topic: str | None = None,
+         verdict: str | None = None, facets=None, step: str = "hour", request: ChartRequest = ChartRequest(),
+         limits: Limits = LIBRARY, jobs: int = 1, progress=None):
+    """The hits of a find from *start* to *end* (moments from :func:`plan`): by *rule* (the moments it holds,
+    with the findings) or, given *verdict* or *facets* (FACET=VALUE items or a dict), 擇時 — the moments whose
+    judgment of *topic* has that verdict and facet answers, each with its deciding reasons
+    (:func:`leishen.judgments.choose.choose`, *jobs* processes). Stops with FindDeadline past
+    ``limits.seconds``; *progress* is called as ``progress(moment, n)``: *n* more moments scanned, up to *moment*."""
+    from leishen.readings.search import FindError, find as find_rule
+    clock = _Clock(limits, progress)
+    if verdict is None and not facets:
+        if rule is None:
+            raise FindError("rule: give a rule, or a topic with a verdict (擇時)", "rule")
+        yield from find_rule(reader, rule, start, end, step=step, topic=topic, request=request, progress=clock.tick)
+        return
+    if rule is not None:
+        raise FindError("rule: give a rule or a verdict, not both", "rule")
+    yield from _chosen(reader, topic, start, end, verdict, facets, step, request, jobs, clock)
+
+
+class _Clock:
+    """A find's deadline and progress: :meth:`tick` with each moment (or chunk of *n* moments) scanned."""
+
+    def __init__(self, limits: Limits, progress=None):
+        self.limits, self.progress = limits, progress
+        self.deadline = None if limits.seconds is None else time.monotonic() + limits.seconds
+
+    def check(self, moment) -> None:
+        """FindDeadline naming *moment* when the deadline has passed."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise FindDeadline(f"find ran past {self.limits.seconds:g} s at {moment.isoformat()}; narrow the range")
+
+    def tick(self, moment, n: int = 1) -> None:
+        """The deadline checked, then the door's progress told *n* more moments were scanned."""
+        self.check(moment)
+        if self.progress:
+            self.progress(moment, n)
+
+
+def _chosen(reader, topic, start, end, verdict, facets, step, request, jobs, clock: _Clock):
+    """擇時 through :func:`leishen.judgments.choose.choose`: in one call when there is no deadline and more than
+    one process (the pool shares the range), else in chunks of CHOOSE_CHUNK moments, the clock read between."""
+    from leishen.judgments.choose import choose, parse_facets
+    from leishen.readings.search import moments
+    if not topic:
+        from leishen.judgments.choose import ChooseError
+        raise ChooseError("topic: choosing a time needs one topic (e.g. 出行)", "topic")
+    facets = facets if isinstance(facets, dict) else parse_facets(facets)
+    if jobs != 1 and clock.deadline is None and clock.progress is None:
+        yield from choose(reader, topic, start, end, verdict=verdict, facets=facets, step=step, request=request,
+                          jobs=jobs)
+        return
+    every = list(moments(start, end, step))
+    size = CHOOSE_CHUNK if jobs == 1 else max(CHOOSE_CHUNK, -(-len(every) // 8))
+    for k in range(0, len(every), size):
+        chunk = every[k:k + size]
+        clock.check(chunk[0])
+        yield from choose(reader, topic, chunk[0], chunk[-1], verdict=verdict, facets=facets, step=step,
+                          request=request, jobs=jobs)
+        clock.tick(chunk[-1], len(chunk))

@@ -1,0 +1,176 @@
+"""What a door is asked, typed once for every door: a chart's moment and every school option (:class:`ChartQuery`),
+a reading (:class:`ReadingQuery`) and a find (:class:`FindQuery`), each translated into the engine's request.
+
+The HTTP API reads them from its query string, the MCP server turns their fields into tool arguments; the CLI
+takes the same options as flags. Each option is typed by the engine's own enumeration (so the OpenAPI schema and
+the MCP tool schema list the allowed values, each with a description); an option left out takes the engine's
+documented default.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from leishen.engine.calendar import DAY_BOUNDARIES
+from leishen.engine.chart import SYSTEMS, ChartRequest
+from leishen.engine.liuren.options import (DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable,
+                                           SheHaiRule, SheHaiSeat, SpecialOrder, VoidException)
+from leishen.engine.ninestar import DayFlight, DayLeap
+from leishen.engine.qimen.ju import JuMethod
+from leishen.engine.qimen.plate import CentreHost, DeityNames
+from leishen.errors import ChartError
+from leishen.judgments.choose import VERDICTS
+from leishen.judgments.procedure import DEFAULT_OPTIONS, OPTIONS
+from leishen.service.charts import chart_of
+
+__all__ = ["ChartQuery", "JudgmentQuery", "ReadingQuery", "TypedReadingQuery", "FindQuery", "VERDICTS", "LIUREN_KEYS", "QIMEN_KEYS", "NINESTAR_KEYS",
+           "validation_message", "checked"]
+
+LIUREN_KEYS = tuple(f.name for f in fields(LiurenOptions))
+QIMEN_KEYS = {"qimen_method": "method", "qimen_centre_host": "centre_host", "qimen_deities": "deities",
+              "qimen_leap_threshold": "leap_threshold"}
+NINESTAR_KEYS = {"ninestar_day_leap": "day_leap", "ninestar_day_flight": "day_flight"}
+Text = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+def _option(kind, default: str, what: str):
+    """An optional school option typed by its engine enumeration; its description names the default."""
+    values = ", ".join(m.value for m in kind)
+    return Field(None, description=f"{what} ({values}; left out: {default})")
+
+
+class ChartQuery(BaseModel):
+    """A moment and the options of a chart (``leishen chart`` takes the same, as flags)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    moment: Text | None = Field(None, description="ISO 8601 with an offset (1952-12-26T19:17+08:00), or naive "
+                                "with tz; left out or 'now': the current instant", examples=["2026-12-01T10:00+09:00"])
+    tz: Text | None = Field(None, description="IANA time zone of a naive moment (e.g. Asia/Shanghai)")
+    fold: int | None = Field(None, ge=0, le=1, description="which of the two readings of an ambiguous local time "
+                                       "(a clock set back): 0 the first, 1 the second")
+    systems: list[Literal[SYSTEMS]] = Field(list(SYSTEMS), max_length=3, description="the systems to compute "
+                                            "(liuren, qimen, ninestar; left out: all three)")
+    day_boundary: Literal[DAY_BOUNDARIES] = Field("23:00", description="子-hour day change: 23:00 (子初換日) or 00:00")
+    longitude: float | None = Field(None, ge=-180, le=180, allow_inf_nan=False,
+                                    description="degrees east: use local true solar time")
+    month_general: MonthGeneralRule | None = _option(MonthGeneralRule, "middle_term", "Liu Ren: how the 月將 is chosen")
+    noble_table: NobleTable | None = _option(NobleTable, "daquan", "Liu Ren: the 天乙貴人 table by day stem")
+    day_night: DayNight | None = _option(DayNight, "by_hour", "Liu Ren: whether the 晝貴 or the 夜貴 leads the generals")
+    shehai: SheHaiRule | None = _option(SheHaiRule, "depth", "Liu Ren: how 涉害 picks among equal 剋 candidates")
+    shehai_seat: SheHaiSeat | None = _option(SheHaiSeat, "exclude", "Liu Ren: whether a 涉害 candidate's seat counts "
+                                             "in its depth")
+    special_order: SpecialOrder | None = _option(SpecialOrder, "bazhuan_first", "Liu Ren: 八專 before 遙剋 on a day "
+                                                 "without 剋, or 遙剋 first")
+    fuyin_ke: FuYinKe | None = _option(FuYinKe, "use_ke", "Liu Ren: 伏吟 on 乙 and 癸 days whose first lesson has a 剋")
+    void_exception: VoidException | None = _option(VoidException, "none", "Liu Ren: whether the day stem's 祿 can be void")
+    birth_year: int | None = Field(None, ge=1800, le=2200, description="asker's birth year (本命; with sex also 行年)")
+    sex: Literal["male", "female"] | None = Field(None, description="asker's sex, for 行年 (with birth_year)")
+    qimen_method: JuMethod | None = _option(JuMethod, "chai_bu", "Qimen: how the 局 follows the terms (拆補 or 置閏)")
+    qimen_centre_host: CentreHost | None = _option(CentreHost, "kun2", "Qimen: where the centre palace is hosted")
+    qimen_deities: DeityNames | None = _option(DeityNames, "modern", "Qimen: names of the fifth and sixth of the 八神")
+    qimen_leap_threshold: int | None = Field(None, ge=1, le=14, description="Qimen 置閏: days of 超神 that call for a 閏 "
+                                             "(left out: the engine's 9)")
+    ninestar_day_leap: DayLeap | None = _option(DayLeap, "continue", "Nine Stars: how the day stars run through the "
+                                                "閏 half-year")
+    ninestar_day_flight: DayFlight | None = _option(DayFlight, "by_dun", "Nine Stars: how the day plate flies")
+
+    @field_validator("fold", mode="before")
+    @classmethod
+    def _fold_is_a_number(cls, value):
+        if isinstance(value, bool):  # true/false are not the 0 / 1 of a repeated hour
+            raise ValueError("fold is 0 or 1, not a boolean")
+        return value
+
+    def chart(self) -> dict:
+        """The chart of this moment with these options (:func:`leishen.service.charts.chart_of`)."""
+        return chart_of(self.moment, self.request(), tz=self.tz, fold=self.fold)
+
+    def request(self) -> ChartRequest:
+        """The engine's ChartRequest for these options (left-out options keep the engine's defaults)."""
+        liuren = {k: getattr(self, k).value for k in LIUREN_KEYS if getattr(self, k) is not None}
+        qimen = {v: _plain(getattr(self, k)) for k, v in QIMEN_KEYS.items() if getattr(self, k) is not None}
+        ninestar = {v: _plain(getattr(self, k)) for k, v in NINESTAR_KEYS.items() if getattr(self, k) is not None}
+        systems = tuple(s for s in SYSTEMS if s in self.systems)
+        return ChartRequest(systems, self.day_boundary, self.longitude, LiurenOptions.from_mapping(liuren),
+                            qimen, ninestar, self.birth_year, self.sex)
+
+
+def _plain(value):
+    return getattr(value, "value", value)
+
+
+def _judgment_option(name: str, what: str):
+    """A judgment school option (:data:`leishen.judgments.procedure.OPTIONS`); its description names the default."""
+    return Field(None, description=f"{what} ({', '.join(OPTIONS[name])}; left out: {DEFAULT_OPTIONS[name]})")
+
+
+TOPIC_HELP = "a topic in zh, ko or en (射覆, 求財, weather divination …), or '*' for every topic; none: the general reading"
+
+
+class JudgmentQuery(BaseModel):
+    """The topic of a reading and the judgment's school options (docs/judgments.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    topic: Text | None = Field(None, description=TOPIC_HELP)
+    timing_stem: Literal[OPTIONS["timing_stem"]] | None = _judgment_option(
+        "timing_stem", "應期: the stem of a palace read from its earth plate or its heaven plate")
+    nianjing_chart: Literal[OPTIONS["nianjing_chart"]] | None = _judgment_option(
+        "nianjing_chart", "年景: read on the chart of the 立春 instant (003:75) or on the asked moment's")
+    verdict_conflict: Literal[OPTIONS["verdict_conflict"]] | None = _judgment_option(
+        "verdict_conflict", "a verdict facet whose answers conflict: 未定 (undecided) or 混 (mixed)")
+
+    def options(self) -> dict:
+        """The judgment options given (left out: the judgment's defaults)."""
+        return {k: getattr(self, k) for k in OPTIONS if getattr(self, k) is not None}
+
+
+class ReadingQuery(JudgmentQuery, ChartQuery):
+    """A moment to chart and read, with the topic of the reading and the judgment's options."""
+
+
+class TypedReadingQuery(JudgmentQuery):
+    """The topic and judgment options of the reading of a chart typed by hand (the chart is the body)."""
+
+
+class FindQuery(BaseModel):
+    """The moments from start to end where a rule holds, or whose judgment of a topic has a verdict (擇時)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rule: Text | None = Field(None, description="a rule id or name (e.g. 斫輪), a pattern, or one of kin, stages, "
+                              "vigour, relations, leixiang, shensha; or leave it out and give topic and verdict")
+    start: Text = Field(description="start of the range (ISO 8601 with an offset, or naive with tz)")
+    end: Text = Field(description="end of the range, inclusive")
+    tz: Text | None = Field(None, description="IANA time zone of naive start and end")
+    step: Literal["hour", "day"] = Field("hour", description="one chart per hour or per day")
+    topic: Text | None = Field(None, description="with rule: the topic whose rules count; with verdict: the topic "
+                               "judged (zh, ko or en)")
+    verdict: Literal[VERDICTS] | None = Field(None, description="擇時: the moments whose judgment of topic has "
+                                              "this verdict (吉, 凶, 混, 平, 未定)")
+    facet: list[Text] = Field([], max_length=16, description="擇時: also require FACET=VALUE among the judgment's "
+                              "decided facets (e.g. 可行否=可行); may be repeated")
+    limit: int = Field(1000, ge=1, le=10_000, description="at most this many moments in the answer")
+
+
+def validation_message(exc: ValidationError, prefix: str = "") -> str:
+    """A pydantic error as one line naming the argument at fault (``moment: String should have at most 64
+    characters``), never pydantic's multi-line text."""
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "arguments"
+    message = first.get("msg", "invalid")
+    if first.get("type") == "extra_forbidden":
+        message = "not an argument of this call"
+    return f"{prefix}{where}: {message}"
+
+
+def checked(model: type[BaseModel], values: dict) -> BaseModel:
+    """*values* as a *model*, or ChartError in one line naming the first argument at fault."""
+    try:
+        return model(**values)
+    except ValidationError as exc:
+        raise ChartError(validation_message(exc)) from None
