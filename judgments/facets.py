@@ -39,7 +39,8 @@ class Candidate:
 
 def overridden_by(findings: list, info: dict) -> dict[str, dict]:
     """finding id → the finding of the rescue / reversal row that sets it aside (its fact's ``modifies=``
-    names the base row's inventory item); *info*: fact id → FactInfo."""
+    names the base row's inventory item) at the same place: a rescue read at one palace (or slot) leaves a
+    base row read at another standing (:func:`same_place`); *info*: fact id → FactInfo."""
     by_item = defaultdict(list)
     for f in findings:
         i = info.get(f["rule"]["fact"])
@@ -49,9 +50,16 @@ def overridden_by(findings: list, info: dict) -> dict[str, dict]:
     for f in findings:
         i = info.get(f["rule"]["fact"])
         for base in by_item.get(i.modifies, ()) if i is not None and i.modifies else ():
-            if base["id"] != f["id"] and i.item != info[base["rule"]["fact"]].item:
+            if base["id"] != f["id"] and i.item != info[base["rule"]["fact"]].item and same_place(base, f):
                 out.setdefault(base["id"], f)
     return out
+
+
+def same_place(a: dict, b: dict) -> bool:
+    """Whether two findings are read at one place: no variable both bind (宮, the 傳 …) is bound to two
+    different nodes."""
+    one, two = a.get("bindings") or {}, b.get("bindings") or {}
+    return all(one[k] == two[k] for k in one.keys() & two.keys())
 
 
 def answer_value(answer: Answer, finding: dict) -> str:

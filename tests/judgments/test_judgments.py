@@ -147,3 +147,26 @@ def test_nianjing_asked_chart_option(judged):
     reading, js = judged("2030-01-15T04:00+08:00", "年景", options={"nianjing_chart": "asked"})
     assert js["年景"]["read_on"]["moment"] == reading["moment"] and js["年景"]["read_on"]["term"] is None
     assert not any(f["id"].startswith("立春/") for f in reading["findings"])
+
+
+def test_a_rescue_sets_aside_its_base_row_at_the_same_palace_003_103(judged):
+    """003:103 (蠶): a 凶格 in a metal or wood palace gives no profit (3.R.02), but where the gate of that
+    palace generates it, half (3.R.03, modifies=3.R.02). On 2034-01-19 18:00 both are read in 巽4: the
+    rescue sets the base row aside, with both sources, and decides 蠶利 alone."""
+    _, judgments = judged("2034-01-19T18:00+08:00", "蠶")
+    silk = judgments["蠶"]
+    base, rescue = ("qimen/rules/facts/003/n_crops_silk.csv#46@Palace:p4",
+                    "qimen/rules/facts/003/n_crops_silk.csv#47@Palace:p4")
+    assert {"finding": base, "by": rescue, "src": ["003:103"], "by_src": ["003:103"]} in silk["overridden"]
+    assert facet(silk, "蠶利")["status"] == "decided" and facet(silk, "蠶利")["findings"] == [rescue]
+
+
+def test_a_rescue_at_another_palace_leaves_the_base_row_standing(judged):
+    """On 1972-06-19 01:00 the base row holds in 震3 and the rescue in 坎1: a rescue read at one palace does
+    not set aside a row read at another, so the two answers stand as a conflict (未定), both named."""
+    _, judgments = judged("1972-06-19T01:00+08:00", "蠶")
+    silk = judgments["蠶"]
+    assert silk["overridden"] == []
+    assert facet(silk, "蠶利")["status"] == "未定"
+    assert set(facet(silk, "蠶利")["findings"]) == {"qimen/rules/facts/003/n_crops_silk.csv#46@Palace:p3",
+                                                   "qimen/rules/facts/003/n_crops_silk.csv#47@Palace:p1"}
