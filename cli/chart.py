@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 
@@ -14,26 +13,14 @@ from leishen.engine.liuren.options import (
     DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SheHaiSeat,
     SpecialOrder, VoidException,
 )
-from leishen.errors import ChartError, LeishenError
+from leishen.errors import ChartError
+from leishen.cli.options import EXIT_USAGE, handle_errors
 from leishen.service import charts
 
-EXIT_USAGE = 2
 EXIT_DIFFERS = 1
 LIUREN_FLAGS = {"month_general": MonthGeneralRule, "noble_table": NobleTable, "day_night": DayNight,
                 "shehai": SheHaiRule, "shehai_seat": SheHaiSeat, "special_order": SpecialOrder, "fuyin_ke": FuYinKe,
                 "void_exception": VoidException}
-
-
-def _handle_errors(func):
-    """Any LeishenError → one line on stderr and exit code 2."""
-    @functools.wraps(func)
-    def wrapper(*args, **kwargs):
-        try:
-            return func(*args, **kwargs)
-        except LeishenError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(EXIT_USAGE)
-    return wrapper
 
 
 def _liuren_options(func):
@@ -95,7 +82,7 @@ def request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, nin
 @click.option("--chart", "typed", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="check a chart typed by hand (same JSON shape): exit 1 if it differs from the computed one")
 @click.option("--json", "as_json", is_flag=True, help="machine-readable JSON on stdout")
-@_handle_errors
+@handle_errors
 def chart(moment, tz, fold, systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, batch,
           typed, as_json, **liuren):
     """Compute the chart of MOMENT (ISO 8601 with offset, or naive with --tz; none or 'now': now)."""

@@ -69,12 +69,17 @@ def holds(judgment: dict, verdict: str | None, facets: dict) -> bool:
 
 
 def _hit(chart: dict, judgment: dict) -> dict:
-    """What a chosen moment shows: its verdict, the decided facet answers and the deciding reasons."""
-    return {"moment": chart["moment"], "verdict": judgment["verdict"],
+    """What a chosen moment shows: its verdict (and the facet that decides it), the decided facet answers and
+    the reasons, those that decide the verdict facet first."""
+    by = (judgment.get("verdict_by") or {}).get("facet")
+    deciding = next((f["findings"] for f in judgment["facets"] if f["facet"] == by), [])
+    order = {fid: k for k, fid in enumerate(deciding)}
+    reasons = sorted(judgment["reasons"], key=lambda r: order.get(r["finding"], len(order)))  # stable: text order
+    return {"moment": chart["moment"], "verdict": judgment["verdict"], "verdict_by": by,
             "facets": {f["facet"]: [a["value"] for a in f["answer"]] for f in judgment["facets"]
                        if f["status"] == "decided"},
             "reasons": [{"finding": r["finding"], "meaning": r["meaning"], "polarity": r["polarity"], "src": r["src"]}
-                        for r in judgment["reasons"][:8]]}
+                        for r in reasons[:8]]}
 
 
 def _judged(moments_: list[datetime]) -> list[dict]:

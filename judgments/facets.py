@@ -18,11 +18,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from leishen.judgments.tables import Answer, Facet, paragraph_rank
+from leishen.judgments.tables import Answer, Facet, paragraph_rank, value_names
 from leishen.judgments.usegod import place_rank
 
 POLARITIES = ("吉", "凶", "混")
-POLARITY_NAMES = {"吉": ("길", "good"), "凶": ("흉", "ill"), "混": ("길흉이 섞임", "mixed"), "平": ("평", "neutral")}
 OTHER_PLACES = 2  # the rank of a finding read at no 用神
 
 
@@ -129,7 +128,7 @@ def value_json(value: str, cands: list[Candidate]) -> dict:
     """An answer: its value with zh/ko/en (the meaning's names when the value is the meaning's name) and the
     findings that give it."""
     meaning = next((c.finding["meaning"] for c in cands if (c.finding.get("meaning") or {}).get("zh") == value), None)
-    ko, en = POLARITY_NAMES.get(value, (None, None))
+    ko, en = value_names().get(value, (None, None))
     if meaning:
         ko, en = meaning.get("ko"), meaning.get("en")
     seasons = list(dict.fromkeys(c.season for c in cands if c.season))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from leishen.errors import LeishenError
 from leishen.judgments.facets import OTHER_PLACES, answer_facet, candidates, finding_keys, overridden_by, rank_of
-from leishen.judgments.tables import facet_table
+from leishen.judgments.tables import facet_table, value_names
 from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, times_entry
 from leishen.judgments.usegod import aims_of, fact_info, from_fact, general_rows, god_places, is_method, use_god_json
 
@@ -151,6 +151,12 @@ def overridden_json(out: dict, findings: list) -> list[dict]:
     return [{"finding": fid, "by": by["id"], "src": by_id[fid]["src"], "by_src": by["src"]} for fid, by in out.items()]
 
 
+def verdict_names(verdict: str) -> dict:
+    """The verdict in zh, ko and en (answer_values.csv)."""
+    ko, en = value_names()[verdict]
+    return {"zh": verdict, "ko": ko, "en": en}
+
+
 class JudgmentOptionError(LeishenError):
     """A judgment option that is not known, or a value it does not take."""
 
@@ -247,7 +253,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     by_id = {f["id"]: f for f in findings}
     return {"topic": props.get("name"), "names": {"zh": props.get("name"), "ko": props.get("ko"),
                                                   "en": props.get("en")} if topic_id else None,
-            "verdict": verdict, "verdict_by": verdict_by,
+            "verdict": verdict, "verdict_names": verdict_names(verdict), "verdict_by": verdict_by,
             "use_god": [use_god_json(g, reader.props, by_id.get(g.finding)) for g in gods], "facets": facets,
             "reasons": reasons,
             "overridden": overridden_json(aside, findings),

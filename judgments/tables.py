@@ -1,5 +1,6 @@
 """The judgment tables: the facets each topic's text answers (``ontology/judgments/facets.csv``) and the
-outcome nodes that answer each (``facet_answers.csv``), every row citing its passage. Read once; a bad row
+outcome nodes that answer each (``facet_answers.csv``), the ko/en of every answer value and verdict
+(``answer_values.csv``), every row citing its passage. Read once; a bad row
 is refused naming the file, the row and the column."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ KINDS = ("one", "many")  # one: the answers exclude each other; many: they add u
 SELECTORS = ("label", "category", "polarity")
 ORDERS = ("", "judged_by", "text")  # answer = a node id, or KEY=VALUE over the finding's fact
 CITATION = re.compile(r"^\d{3}:\d+$")
+CONVENTION = re.compile(r"^J\d+$")  # a project convention of docs/judgments.md, where no line gives the step
 
 
 class JudgmentTableError(LeishenError):
@@ -167,3 +169,23 @@ def paragraph_rank(topic: str | None, src) -> tuple:
         key = (0, "", first.index(cited)) if cited in first else (1, doc, int(line) if line.isdigit() else 0)
         best = min(best, key)
     return best
+
+
+@lru_cache(maxsize=1)
+def value_names() -> dict[str, tuple[str, str]]:
+    """answer value or verdict → (ko, en), from answer_values.csv; every value facet_answers.csv gives (but
+    ``=name`` and ``=polarity``, which take the meaning's or the polarity's names) must be there."""
+    names = {}
+    for number, row in _rows("answer_values.csv"):
+        src = row["src"].strip()
+        if not CONVENTION.match(src):
+            _src("answer_values.csv", number, src)
+        if not row["value"].strip() or not row["ko"].strip() or not row["en"].strip():
+            raise JudgmentTableError(f"judgments/answer_values.csv row {number}: value, ko and en are required")
+        names[row["value"].strip()] = (row["ko"].strip(), row["en"].strip())
+    for number, row in _rows("facet_answers.csv"):
+        value = row["value"].strip()
+        if not value.startswith("=") and value not in names:
+            raise JudgmentTableError(f"judgments/facet_answers.csv row {number}, column value: {value!r} has no "
+                                     "row in answer_values.csv (its ko and en)")
+    return names

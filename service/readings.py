@@ -104,7 +104,7 @@ def plan(start: str | datetime, end: str | datetime, tz: str | None = None, step
     """The ends of a find range as moments (ISO text read on *tz*, or checked aware datetimes) and how many
     charts it holds, counted once; FindError past *limits* (naming the door's cap), or naming the end at fault
     (*names*: start/end, from/to)."""
-    from leishen.readings.search import STEPS, FindError, range_ends
+    from leishen.readings.search import STEPS, FindError, moments, range_ends
     if step not in STEPS:
         raise FindError(f"step: {step!r} is not one of {', '.join(STEPS)}", "step")
     if isinstance(start, datetime) and isinstance(end, datetime):
@@ -117,6 +117,7 @@ def plan(start: str | datetime, end: str | datetime, tz: str | None = None, step
     if count > limits.max_moments:
         raise FindError(f"the range holds {count} moments at step {step}; this door scans at most "
                         f"{limits.max_moments} per request (narrow the range)")
+    next(moments(first, last, step, names=names), None)  # its checks (the end on the start's clock), by *names*
     return first, last, count
 
 

@@ -20,6 +20,10 @@ def test_chosen_moments_have_the_verdict(reader):
         chart = leishen.chart(h["moment"]["local"])
         j = judge(reader.read(chart, topic="出行"), chart, reader)[1]
         assert j["verdict"] == "吉"
+        # the reasons lead with the findings that decide the verdict facet (not the significators read first)
+        deciding = next(f for f in j["facets"] if f["facet"] == h["verdict_by"])
+        assert [r["finding"] for r in h["reasons"][:len(deciding["findings"])]] == deciding["findings"][:8]
+        assert h["reasons"][0]["polarity"] == "吉"
 
 
 def test_two_jobs_find_the_same_moments(reader):

@@ -104,3 +104,29 @@ def test_bad_answer_rows_are_refused_naming_row_and_column(row, message):
     with pytest.raises(JudgmentTableError, match=message) as info:
         _answer(7, row) if row["src"] != "line 159" else _src("facet_answers.csv", 7, row["src"])
     assert "row 7" in str(info.value)
+
+
+def test_every_answer_and_verdict_reads_in_ko_and_en(every_topic):
+    """Every answer value a judgment gives, and its verdict, has its ko and en (answer_values.csv)."""
+    for _moment, judgments in every_topic:
+        for j in judgments:
+            assert j["verdict_names"]["ko"] and j["verdict_names"]["en"], j["verdict"]
+            for f in j["facets"]:
+                for a in f["answer"]:
+                    assert a["ko"] and a["en"], (j["topic"], f["facet"], a["value"])
+
+
+def test_a_value_without_its_gloss_is_refused(tmp_path, monkeypatch):
+    from leishen.judgments import tables
+    for name in ("facets.csv", "facet_answers.csv", "reading_order.csv"):
+        (tmp_path / name).write_text((tables.TABLES / name).read_text(encoding="utf-8"), encoding="utf-8")
+    lines = (tables.TABLES / "answer_values.csv").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "answer_values.csv").write_text("\n".join(l for l in lines if not l.startswith("不來,")) + "\n",
+                                                encoding="utf-8")
+    monkeypatch.setattr(tables, "TABLES", tmp_path)
+    tables.value_names.cache_clear()
+    try:
+        with pytest.raises(tables.JudgmentTableError, match=r"facet_answers.csv row \d+, column value: '不來'"):
+            tables.value_names()
+    finally:
+        tables.value_names.cache_clear()

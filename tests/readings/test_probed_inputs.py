@@ -128,7 +128,7 @@ def test_every_chart_hop_is_read_in_words_in_each_language():
     from leishen.readings.bindings import CHART_HOPS
     assert set(CHART_HOPS) | {"IS_SLOT", "MEETS"} <= set(WORDS)
     for lang in ("zh", "ko", "en"):
-        text = run("read", "2026-12-01T10:00+09:00", "--topic", "*", "--lang", lang).stdout
+        text = run("read", "2026-12-01T10:00+09:00", "--topic", "*", "--lang", lang, "--all").stdout
         assert not re.search(r"\[[A-Za-z]+_[A-Za-z_]+\]", text), lang  # no hop type shown as its code
 
 
@@ -136,9 +136,13 @@ def test_every_chart_hop_is_read_in_words_in_each_language():
                                                         ("ko", "점사: 구재", "길흉 집계: ", "구재"),
                                                         ("en", "topic: seeking wealth", "tally: ", "seeking wealth")])
 def test_the_readable_reading_speaks_its_language(lang, header, tally, topic):
-    text = run("read", "2026-12-01T10:00+09:00", "--topic", "求財", "--lang", lang).stdout
+    """--all: every finding grouped by system, topic and query, the headers in the chosen language."""
+    from leishen.cli.render_judged import word
+    text = run("read", "2026-12-01T10:00+09:00", "--topic", "求財", "--lang", lang, "--all").stdout
     assert text.splitlines()[0].endswith(header)
-    assert f"· {topic} · rules】" in text and any(line.startswith(tally) for line in text.splitlines())
+    assert f"· {topic} · {word('query.rules', lang)}】" in text and any(line.startswith(tally) for line in text.splitlines())
+    judged = run("read", "2026-12-01T10:00+09:00", "--topic", "求財", "--lang", lang).stdout
+    assert f"== {topic} ==" in judged and any(tally in line for line in judged.splitlines())
 
 
 def test_read_charts_the_moment_with_the_options_chart_takes():

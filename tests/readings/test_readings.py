@@ -189,8 +189,11 @@ def test_read_json_and_text():
     out = json.loads(runner.invoke(main, ["read", "2026-12-01T10:00+09:00", "--json"]).output)
     assert set(out) >= {"findings", "tally", "needs_judgment", "trail", "bindings", "counts"}
     assert out["trail"]["liuren"]["method"] == "賊剋" and out["trail"]["qimen"]["ju"] == 5
+    assert [j["topic"] for j in out["judgments"]] == [None]  # the general reading's judgment
     text = runner.invoke(main, ["read", "2026-12-01T10:00+09:00", "--lang", "en"]).output
-    assert "tally:" in text and "【liuren" in text
+    assert "tally:" in text and "【Da Liu Ren】" in text and "== (general reading) ==" in text
+    every = runner.invoke(main, ["read", "2026-12-01T10:00+09:00", "--lang", "en", "--all"]).output
+    assert "tally:" in every and "【Da Liu Ren · general · kin】" in every
 
 
 def test_read_a_typed_chart(tmp_path):
