@@ -13,7 +13,8 @@ from leishen.cli.options import backend_options, handle_errors
               help="folder of the source texts (default: $LEISHEN_CORPUS or ../shared/seeds)")
 @handle_errors
 def mcp(backend, uri, user, password, corpus):
-    """Serve the read-only MCP tools (named queries, symbol, path, chart, read, find) on stdin/stdout."""
+    """Serve the read-only MCP tools (named queries, symbol, path, chart, read — compact, with the judgments —,
+    find, passage, topics, coverage; resources passage://DOC/LINE) on stdin/stdout."""
     from leishen.mcpserver.server import main
 
     main(backend, uri, user, password, corpus)

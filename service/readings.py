@@ -115,8 +115,8 @@ def plan(start: str | datetime, end: str | datetime, tz: str | None = None, step
         first, last = range_ends(start, end, tz, names=names)
     count = (last - first) // STEPS[step] + 1
     if count > limits.max_moments:
-        raise FindError(f"the range holds {count} moments at step {step}; this door scans at most "
-                        f"{limits.max_moments} per request (narrow the range)")
+        raise FindError(f"{names[1]}: the range holds {count} moments at step {step}; this door scans at most "
+                        f"{limits.max_moments} per request (narrow the range)", names[1])
     next(moments(first, last, step, names=names), None)  # its checks (the end on the start's clock), by *names*
     return first, last, count
 

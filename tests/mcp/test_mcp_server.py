@@ -45,7 +45,7 @@ def answers():
 def test_tools_are_listed_read_only_with_schemas(answers):
     tools, _ = answers
     by_name = {t.name: t for t in tools.tools}
-    assert set(names()) | {"symbol", "path", "chart", "read", "find"} == set(by_name)
+    assert set(names()) | {"symbol", "path", "chart", "read", "find", "passage", "topics", "coverage"} == set(by_name)
     for tool in by_name.values():
         assert tool.annotations.read_only_hint is True and tool.annotations.destructive_hint is False
         assert tool.input_schema["type"] == "object"
@@ -79,14 +79,17 @@ def test_lore_tools_answer_with_citations(answers):
 
 def test_read_chart_and_find(answers):
     import leishen
+    from leishen.service.compact import chart_summary
 
     _, results = answers
     read, chart, find, bad_moment = results[5:9]
-    assert not read.is_error and read.structured_content["findings"]
-    assert all(f["src"] for f in read.structured_content["findings"])
+    assert not read.is_error and read.structured_content["judgments"][0]["topic"] is None
+    assert "findings" not in read.structured_content  # compact: the findings only when asked
     assert chart.structured_content["liuren"]["options"]["shehai"] == "meng_zhong_ji" and "qimen" not in chart.structured_content
-    assert read.structured_content["chart"] == leishen.chart("2026-12-01T10:00+09:00")
-    assert [hit["moment"]["local"] for hit in find.structured_content["result"]][:1] == ["2026-01-01T00:00:00+08:00"]
+    assert read.structured_content["chart"] == chart_summary(leishen.chart("2026-12-01T10:00+09:00"))
+    hits = find.structured_content["hits"]
+    assert [hit["moment"]["local"] for hit in hits][:1] == ["2026-01-01T00:00:00+08:00"]
+    assert find.structured_content["range"]["moments"] == 3 and find.structured_content["limited"] is False
     assert bad_moment.is_error and "moment" in bad_moment.content[0].text
 
 
