@@ -12,16 +12,23 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
-import leishen
-from leishen import readings
-from leishen.engine.moment import parse_moment
-from leishen.judgments import judge
-from leishen.judgments.choose import choose
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import leishen  # noqa: E402
+from leishen import readings  # noqa: E402
+from leishen.engine.moment import parse_moment  # noqa: E402
+from leishen.judgments import judge  # noqa: E402
+from leishen.judgments.choose import choose  # noqa: E402
 
 TOPICS = ("射覆", "天時", "出行", "疾病")
 
@@ -54,6 +61,46 @@ def choose_seconds(reader, start: str, end: str, jobs: int) -> tuple[float, int]
     t0 = time.perf_counter()
     hits = list(choose(reader, "出行", parse_moment(start), parse_moment(end), verdict="吉", jobs=jobs))
     return time.perf_counter() - t0, len(hits)
+
+
+def bench_rows(row, charts: int = 300, year: int = 2026, quick: bool = False) -> list[dict]:
+    """bench/run's judgment rows (*row* is suite.row), in process on the shared reader and as whole processes
+    (``leishen find --topic 出行 --verdict 吉`` over a month, as a user runs it, CPU best of 3):
+
+    * what a judgment of one topic adds to its reading (target ≤ 1 ms), one row per topic of TOPICS;
+    * 擇時 出行 吉 over a month of hours (744 charts, ≤ 2 s) and a year (8,760, ≤ 20 s on one core);
+    * the year with ``jobs=2`` against ``jobs=1`` (≥ 1.7×; the ratio column is the speed-up)."""
+    import startup
+    reader = readings.reader()
+    sample = random_charts(60 if quick else charts)
+    out = []
+    for topic in TOPICS:
+        r = judgment_cost(reader, sample, topic)
+        out.append(row(f"Judgment of one topic ({topic}): added to its reading", r["added_ms"] / 1e3, None, "—",
+                       "time", "≤ 1 ms", f"median of {len(sample)} random charts, in process; the reading alone "
+                       f"{r['reading_ms']} ms, with its judgments {r['with_judgment_ms']} ms"))
+    month = (f"{year}-12-01T00:00+08:00", f"{year}-12-31T23:00+08:00")
+    t_month, hits = choose_seconds(reader, *month, 1)
+    out.append(row("擇時 出行 吉 over a month of hours (744 charts), in process", t_month, None, "—", "time", "≤ 2 s",
+                   f"{hits} moments chosen"))
+    with tempfile.TemporaryDirectory(prefix="leishen-bench-find-") as folder:
+        env, ls = startup.child_env(Path(folder)), startup.leishen_command()
+        command = [*ls, "find", "--topic", "出行", "--verdict", "吉", "--from", month[0], "--to", month[1]]
+        subprocess.run(command, env=env, check=True, capture_output=True)  # bytecode and the cache written
+        whole = startup.timed(command, env, 1 if quick else 3)
+    out.append(row("擇時 出行 吉 over a month of hours, whole process (leishen find --topic 出行 --verdict 吉)",
+                   whole["cpu"], None, "—", "time", "≤ 2 s",
+                   f"CPU best of {whole['runs']} (warm disk cache); wall median {whole['wall']:.2f} s"))
+    if quick:
+        return out
+    span = (f"{year}-01-01T00:00+08:00", f"{year}-12-31T23:00+08:00")
+    year2, _ = choose_seconds(reader, *span, 2)  # two processes first: the forked workers keep nothing here
+    year1, year_hits = choose_seconds(reader, *span, 1)
+    out.append(row("擇時 出行 吉 over a year of hours (8,760 charts), one process", year1, None, "—", "time",
+                   "≤ 20 s", f"{year_hits} moments chosen"))
+    out.append(row("擇時 出行 吉 over a year, --jobs 2 against --jobs 1", year2, year1, "the same with --jobs 1",
+                   "faster", "≥ 1.7×", f"{os.cpu_count()} cores"))
+    return out
 
 
 def main() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -59,19 +59,30 @@ class Facet:
     src: tuple[str, ...]
     note: str
     answers: tuple[Answer, ...]
+    first: dict = field(init=False, compare=False, hash=False, repr=False)  # answer_index(answers)
+
+    def __post_init__(self):
+        object.__setattr__(self, "first", answer_index(self.answers))
 
     def answer_for(self, meaning: str | None, label: str | None, category: str | None, polarity: str | None):
         """The first of this facet's answers a finding gives (by its meaning node, the meaning's label, its
-        row's category or its polarity), or None."""
-        for a in self.answers:
-            if a.node is not None:
-                hit = a.node == meaning
-            else:
-                hit = {"label": label, "category": category}.get(a.key, polarity)
-                hit = hit in ("吉", "凶", "混") if a.key == "polarity" and a.match == "*" else hit == a.match
-            if hit:
-                return a
-        return None
+        row's category or its polarity), or None: the first in the table's order among those the finding's
+        four keys look up (:func:`answer_index`)."""
+        first = self.first
+        hits = [first[k] for k in (("node", meaning), ("label", label), ("category", category),
+                                   ("polarity", polarity)) if k in first]
+        if polarity in ("吉", "凶", "混") and ("polarity", "*") in first:
+            hits.append(first[("polarity", "*")])
+        return min(hits)[1] if hits else None
+
+
+def answer_index(answers: tuple[Answer, ...]) -> dict[tuple[str, str], tuple[int, Answer]]:
+    """(``node``, id) / (key, value) → (its position, the answer) of the first answer of a facet that matches
+    on it; ``("polarity", "*")`` stands for any of 吉 凶 混."""
+    first: dict = {}
+    for k, a in enumerate(answers):
+        first.setdefault(("node", a.node) if a.node is not None else (a.key, a.match), (k, a))
+    return first
 
 
 def _rows(name: str):

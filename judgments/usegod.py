@@ -147,8 +147,8 @@ def place_rank(finding: dict, places: dict, other: int) -> int:
     or the branch over it (the path's first two nodes: a position and what stands over it)."""
     slots, nodes = places.get(finding.get("system"), ({}, {}))
     best = other
-    for slot in finding.get("bindings") or ():
-        best = min(best, slots.get(slot, other))
+    for slot in slots.keys() & (finding.get("bindings") or {}).keys():
+        best = min(best, slots[slot])
     for step in (finding.get("path") or ())[:3]:
         node = step.get("node")
         if node is not None:
