@@ -87,10 +87,12 @@ def month_star(year_branch: str, month_branch: str) -> str:
 
 @lru_cache(maxsize=128)
 def _turning_days(year: int, zone: tzinfo, day_boundary: str, longitude: float | None) -> tuple[tuple[int, str], ...]:
-    """(day ordinal, 陽 or 陰) of the 甲子 nearest each 冬至 and 夏至, from year-2 to year+1."""
-    start = datetime(year - 2, 1, 1, tzinfo=CHINA_STANDARD_TIME)
+    """(day ordinal, 陽 or 陰) of the 甲子 nearest each 冬至 and 夏至 of year-1 to year+1: a day of *year* (give or
+    take a day) has its turn before it (at the earliest 夏至 of year-1's) and the one after it (at the latest 夏至
+    of year+1's) among them. Three years' term tables, not five (each is a few ms of lunar_python at start-up)."""
+    start = datetime(year - 1, 1, 1, tzinfo=CHINA_STANDARD_TIME)
     found = []
-    for name, instant in terms_between(start, start.replace(year=year + 2)):
+    for name, instant in terms_between(start, datetime(year + 1, 12, 31, 12, tzinfo=CHINA_STANDARD_TIME)):
         if name in ("冬至", "夏至"):
             n = day_number(chart_clock(instant.astimezone(zone), longitude), day_boundary)
             offset = sexagenary_of_day_number(n)

@@ -27,7 +27,6 @@ from leishen.engine.chart import CALENDAR_KEYS, SYSTEMS, ChartRequest, build_cha
 from leishen.engine.handchart import validate_liuren, validate_pillars, validate_solar_term
 from leishen.engine.liuren.chart import liuren_section
 from leishen.engine.liuren.options import LiurenOptions
-from leishen.engine.schema import parse_typed_chart
 from leishen.errors import ChartError
 
 __all__ = ["check_typed_chart", "has_differences", "validate_typed_chart"]
@@ -38,6 +37,7 @@ _QUIET = {"options", "offset", "birth", "checks"}
 
 def check_typed_chart(data) -> dict:
     """Validate, recompute and compare a typed chart; return ``{"chart", "checks", "agrees"}``."""
+    from leishen.engine.schema import parse_typed_chart  # pydantic: only for a typed chart (start-up)
     given = parse_typed_chart(data).model_dump(exclude_unset=True, exclude_none=True)   # null = not given
     chart = _normalise(given)
     request = _request(chart)
@@ -61,6 +61,7 @@ def validate_typed_chart(data) -> dict:
     too: the pillars and terms typed beside it must be its own, and so must every typed field of a system
     (三傳, plate, palaces …): a field that differs from the chart of the moment is the error that
     ``chart --chart`` reports as a difference (the chart of the moment is one cheap computation)."""
+    from leishen.engine.schema import parse_typed_chart  # pydantic: only for a typed chart (start-up)
     chart = _normalise(parse_typed_chart(data).model_dump(exclude_unset=True, exclude_none=True))
     request = _request(chart)
     if "moment" in chart:

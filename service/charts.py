@@ -14,7 +14,6 @@ from pathlib import Path
 
 from leishen.engine.calendar import parse_moment
 from leishen.engine.chart import ChartRequest, build_chart
-from leishen.engine.schema import TypedChart
 from leishen.engine.typedcheck import check_typed_chart, has_differences
 from leishen.errors import ChartError
 
@@ -97,3 +96,11 @@ def _batch_line(line: str, request: ChartRequest, tz: str | None, where: str) ->
         return chart_of(item["moment"], request, tz=zone, fold=fold)
     except ChartError as exc:
         raise ChartError(f"{where}: {exc}") from None
+
+
+def __getattr__(name: str):
+    """``TypedChart`` (pydantic), imported when asked: a chart of a moment does not load pydantic."""
+    if name == "TypedChart":
+        from leishen.engine.schema import TypedChart
+        return TypedChart
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
