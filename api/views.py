@@ -1,6 +1,8 @@
 """The pages of :mod:`leishen.viz` served by the API: /views/symbol/{name}, /views/reading, /views/schema,
-/views/options (the school options the web page offers), the cached assets under /assets, and the web page at ``/`` (its three files, each a GET route of its own: no catch-all mount, so an unknown
-path is a JSON 404 and a wrong method on an API route a 405 naming the allowed ones)."""
+/views/options (the school options the web page offers), /views/words (the zh/ko/en names a finding's path
+is labelled with), the cached assets under /assets, and the web page at ``/`` (its files, each a GET route
+of its own: no catch-all mount, so an unknown path is a JSON 404 and a wrong method on an API route a 405
+naming the allowed ones)."""
 
 import importlib.util
 from typing import Annotated, Any
@@ -44,10 +46,19 @@ def views_router() -> APIRouter:
 
     @api.get("/options", response_model=None)
     def options() -> list[dict]:
-        """The school options the web page offers: choices, the engine's defaults, bounds, zh/ko/en labels, help."""
-        from leishen.api.models import ChartQuery
+        """The school options the web page offers (the chart's, then the judgment's): choices, the defaults,
+        bounds, zh/ko/en labels, help."""
         from leishen.viz.options import option_table
-        return option_table(ChartQuery)
+        return option_table(ReadingQuery)
+
+    @api.get("/words", response_model=None, responses=responses(422))
+    def words(ids: Annotated[str, Query(max_length=20_000, description="node ids, comma-separated")] = "",
+              rels: Annotated[str, Query(max_length=4_000, description="relation types, comma-separated")] = ""
+              ) -> dict:
+        """The zh/ko/en names of graph nodes and relation types (what the web page labels a path with);
+        an unknown id or type is left out of the answer."""
+        from leishen.viz.words import path_words
+        return path_words(split_list(ids, "ids"), split_list(rels, "rels"))
 
     @api.get("/schema", response_model=None, responses=HTML)
     def schema(store: Store) -> HTMLResponse:
@@ -55,6 +66,19 @@ def views_router() -> APIRouter:
         return page(viz.schema_page(store))
 
     return api
+
+
+#: at most this many names in one /views/words question
+MAX_WORDS = 400
+
+
+def split_list(text: str, field: str) -> list[str]:
+    """The comma-separated items of *text*; 400 (naming *field*) past :data:`MAX_WORDS` items."""
+    from leishen.errors import LeishenError
+    items = [item.strip() for item in text.split(",") if item.strip()]
+    if len(items) > MAX_WORDS:
+        raise LeishenError(f"{field}: at most {MAX_WORDS} names at once (got {len(items)})")
+    return items
 
 
 def mount_views(app: FastAPI) -> None:
@@ -68,22 +92,27 @@ def mount_views(app: FastAPI) -> None:
     app.include_router(assets_router())
 
 
-#: the files of the web page, with their media types (nothing else in its folder is served)
-PAGE_FILES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
-              "style.css": "text/css; charset=utf-8"}
+#: the media types of the web page's files: its index.html and every .js module and .css file in its folder
+MEDIA = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+
+
+def page_files(root) -> dict[str, str]:
+    """name → media type of each file the web page is made of (nothing else in its folder is served)."""
+    return {path.name: MEDIA[path.suffix] for path in sorted(root.iterdir())
+            if path.suffix in (".js", ".css") or path.name == "index.html"}
 
 
 def page_router(root) -> APIRouter:
-    """GET (and HEAD) ``/``, ``/index.html``, ``/app.js`` and ``/style.css``: the web page's files."""
-    api = APIRouter(include_in_schema=False)
+    """GET (and HEAD) ``/``, ``/index.html`` and each module and stylesheet of the web page."""
+    api, files = APIRouter(include_in_schema=False), page_files(root)
 
     def serve(name: str):
         def file() -> FileResponse:  # revalidated on each load (its ETag), so an edit shows at once
-            return FileResponse(root / name, media_type=PAGE_FILES[name], headers={"Cache-Control": "no-cache"})
+            return FileResponse(root / name, media_type=files[name], headers={"Cache-Control": "no-cache"})
         return file
 
     api.add_api_route("/", serve("index.html"), methods=["GET", "HEAD"])
-    for name in PAGE_FILES:
+    for name in files:
         api.add_api_route(f"/{name}", serve(name), methods=["GET", "HEAD"])
     return api
 

@@ -33,7 +33,8 @@ def labels() -> dict[tuple[str, str], dict]:
 
 
 def engine_defaults() -> dict[str, object]:
-    """Each option's default, read from the engine's declarations (None: the option is off unless given)."""
+    """Each option's default, read from the engine's and the judgment's declarations (None: the option is off
+    unless given)."""
     from leishen.engine.liuren.options import LiurenOptions
     from leishen.engine.ninestar import ninestar_chart
     from leishen.engine.qimen.chart import qimen_chart
@@ -44,6 +45,8 @@ def engine_defaults() -> dict[str, object]:
     out.update({f"qimen_{k}": _plain(qimen[k].default) for k in ("method", "centre_host", "deities", "leap_threshold")})
     stars = inspect.signature(ninestar_chart).parameters
     out.update({f"ninestar_{k}": _plain(stars[k].default) for k in ("day_leap", "day_flight")})
+    from leishen.judgments.procedure import DEFAULT_OPTIONS
+    out.update(DEFAULT_OPTIONS)
     request = ChartRequest()
     out.update(day_boundary=request.day_boundary, longitude=request.longitude, birth_year=request.birth_year,
                sex=request.sex)

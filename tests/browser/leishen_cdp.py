@@ -128,6 +128,21 @@ class Browser:
             shown = self.evaluate("document.title + ' | ' + (document.body ? document.body.innerText.slice(0, 300) : '')")
             raise AssertionError(f"never true: {condition}; the page shows: {shown}")
 
+    def viewport(self, width: int, height: int, mobile: bool = False) -> None:
+        """Lay the page out at *width* × *height* CSS pixels (a phone with *mobile*: its viewport meta applies)."""
+        self.page("Emulation.setDeviceMetricsOverride", width=width, height=height, deviceScaleFactor=1,
+                  mobile=mobile)
+
+    KEYS = {"Tab": 9, "Enter": 13}
+
+    def press(self, key: str) -> None:
+        """Press and release *key* (Tab or Enter) as the keyboard would: the page gets real key events."""
+        code = self.KEYS[key]
+        text = {"Enter": "\r"}.get(key)
+        self.page("Input.dispatchKeyEvent", type="keyDown", key=key, code=key, windowsVirtualKeyCode=code,
+                  **({"text": text} if text else {}))
+        self.page("Input.dispatchKeyEvent", type="keyUp", key=key, code=key, windowsVirtualKeyCode=code)
+
     def screenshot(self, path: Path) -> Path:
         data = self.page("Page.captureScreenshot", format="png")["data"]
         path.write_bytes(base64.b64decode(data))

@@ -79,13 +79,15 @@ def test_web_page_casts_the_moment_and_draws_its_reading(live_server, browser, s
     assert browser.evaluate("document.querySelectorAll('#ninestar .palace').length") == 27
     assert browser.evaluate("document.querySelectorAll('#school-options select').length") >= 6
     assert browser.evaluate("Number(document.body.dataset.findings)") == len(reading["findings"]) > 0
+    assert browser.evaluate("document.getElementById('graph').getAttribute('src')") is None  # drawn when asked
+    browser.evaluate("document.getElementById('graph-view').open = true")
     frame = "document.getElementById('graph').contentDocument"
     browser.wait(f"{frame}.body.dataset.ready === '1'")
     assert browser.evaluate("document.getElementById('graph').contentWindow.network.body.data.nodes.length") == graph_nodes
     assert browser.evaluate(f"Number({frame}.body.dataset.nodes)") == graph_nodes
     assert painted(browser, frame) > 0
-    save_screenshot(browser, screenshots, "web-page.png")  # before a passage is shown: no source text in it
-    src = next(f["src"][0] for f in reading["findings"] if f["src"])  # the first citation link on the page
+    src = browser.evaluate("document.querySelector('#findings a.cite').dataset.src")  # the first citation link
+    assert src in {s for f in reading["findings"] for s in f["src"]}
     browser.evaluate("document.querySelector('#findings a.cite').click()")
     browser.wait(f"document.getElementById('passage').textContent.startsWith({json.dumps(src + ' ')})")
     passage = load_corpus(corpus_dir).passage(parse_citation(src))
@@ -103,7 +105,7 @@ def test_web_page_refuses_a_moment_that_is_not_one_and_names_topics_in_the_query
     browser.open(f"{live_server}/?{query}&lang=ko", "document.body.dataset.ready === '1'")
     labels = browser.evaluate("[...document.querySelectorAll('#topics option')].map((o) => o.textContent)")
     assert "인물" in labels and "人物" not in labels
-    names = browser.evaluate("[...document.querySelectorAll('#findings li b')].map((b) => b.textContent)")
+    names = browser.evaluate("[...document.querySelectorAll('#findings li .finding-path')].map((b) => b.textContent)")
     assert not {"kin", "relations", "stages", "vigour"} & set(names)
     assert any(n.startswith("형충파해합 ") and "–" in n for n in names)
 
