@@ -167,6 +167,14 @@ def _why(reason: dict, lang: str, meanings: dict) -> str:
     return f"{meaning} — {why}" if meaning and why else meaning or why
 
 
+def _reason(entry: dict, lang: str) -> str:
+    """Why an 應期 has no date, in *lang*: its ``judgment_names`` (issue #31), else the notes table's rendering of
+    its ``judgment``, else that English reason."""
+    from leishen.service.notes import judgment_note
+    text = entry.get("judgment") or ""
+    return (entry.get("judgment_names") or {}).get(lang) or judgment_note(text, lang) or text
+
+
 def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = None) -> list[str]:
     """One judgment: the verdict line, the 用神, each facet with its answer, the 應期 dates and the conflicts."""
     by = j.get("verdict_by") or {}
@@ -192,7 +200,7 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
             out.append(f"  … {len(reasons) - REASONS_SHOWN}")
     dates = [f"{w['date']} {w.get('pillar') or ''} ({_name(w.get('for'), lang)}{' ' + w['speed'] if w.get('speed') else ''}) "
              f"{_src(w.get('src'))}" if w.get("date") else
-             f"{_name(w.get('for'), lang)}: {word('undated', lang)} ({w.get('judgment') or ''}) {_src(w.get('src'))}"
+             f"{_name(w.get('for'), lang)}: {word('undated', lang)} ({_reason(w, lang)}) {_src(w.get('src'))}"
              for w in j.get("when", [])]
     if dates:
         out.append(f"{word('when', lang)}: " + "; ".join(dates))

@@ -54,13 +54,23 @@ def _label(kind: str, key: str, lang: str) -> str:
 
 
 def needs_note(f: dict, lang: str) -> str:
-    """Why a finding needs judgment: the tables' note (written in English) in en; in zh and ko the note's own
-    Chinese term before its colon, if it has one (the list's header points to ``--lang en`` once)."""
+    """Why a finding needs judgment in *lang*: the tables' reason (written in English) as
+    ``ontology/readings/judgment_notes.csv`` renders it (:func:`leishen.service.notes.judgment_note`); where it
+    has no rendering yet, in zh and ko the reason's own Chinese term before its colon, if it has one, else "…"
+    (and the list's header points to ``--lang en`` once, see :func:`untranslated`)."""
+    from leishen.service.notes import judgment_note
     note = f.get("judgment") or ""
-    if lang == "en":
-        return note
+    shown = judgment_note(note, lang)
+    if shown is not None:
+        return shown
     head = note.split(":", 1)[0] if ":" in note else ""
     return head if head and not any("a" <= c.lower() <= "z" for c in head) else "…"
+
+
+def untranslated(judged: list[dict], lang: str) -> bool:
+    """Whether some of the needs-judgment findings *judged* have no rendering of their reason in *lang*."""
+    from leishen.service.notes import judgment_note
+    return lang != "en" and any(judgment_note(f.get("judgment") or "", lang) is None for f in judged)
 
 
 def render_reading(reading: dict, lang: str, topic_names: dict | None = None) -> str:
@@ -93,7 +103,7 @@ def render_reading(reading: dict, lang: str, topic_names: dict | None = None) ->
     judged = [f for f in reading["findings"] if f["certainty"] == "needs_judgment"]
     if judged:
         from leishen.cli.render_judged import word
-        pointer = f" {word('needs_untranslated', lang)}" if lang != "en" else ""
+        pointer = f" {word('needs_untranslated', lang)}" if untranslated(judged, lang) else ""
         lines.append(f"{words['needs']} ({len(judged)}):{pointer}")
         lines += [f"  {(f['meaning'] or {}).get(lang) or (f['meaning'] or {}).get('zh')}: {needs_note(f, lang)}  "
                   f"[{', '.join(f['src'])}]" for f in judged]
