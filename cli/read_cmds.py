@@ -14,6 +14,7 @@ from leishen.cli.options import backend_options, handle_errors
 from leishen.cli.render_reading import CHART_HOPS, MARKS, path_words, render_reading  # noqa: F401
 from leishen.errors import ChartError
 from leishen.judgments.procedure import DEFAULT_OPTIONS, OPTIONS
+from leishen.readings.lore import DEFAULT_LESSONS, LESSONS
 
 LANGS = ("zh", "ko", "en")
 
@@ -52,13 +53,17 @@ def judgment_options(func):
               help="read a chart typed by hand (the JSON shape of `leishen chart --json`)")
 @click.option("--all", "every", is_flag=True, help="print every finding (grouped by system and topic) instead of "
               "the chart and the judgments")
+@click.option("--lessons", type=click.Choice(list(LESSONS)), default=DEFAULT_LESSONS, show_default=True,
+              help="reading option: where a 神煞 is read — core: 干支三傳占時本命 (000:23); all: also the 2nd and "
+              "4th lessons' uppers (docs/readings.md)")
 @request_options
 @judgment_options
 @backend_options
 @click.option("--json", "as_json", is_flag=True, help="machine-readable JSON on stdout (findings and judgments)")
 @handle_errors
-def read(moment, tz, fold, topic, lang, typed, every, backend, uri, user, password, as_json, systems, day_boundary,
-         longitude, birth_year, sex, qimen_opt, ninestar_opt, timing_stem, nianjing_chart, verdict_conflict, **liuren):
+def read(moment, tz, fold, topic, lang, typed, every, lessons, backend, uri, user, password, as_json, systems,
+         day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, timing_stem, nianjing_chart,
+         verdict_conflict, **liuren):
     """Read the chart of MOMENT (default now; or --chart FILE), computed with the options given (as `leishen chart`
     takes them): the chart, then per topic its verdict, 用神, facets, 應期 and conflicts, each cited (--all: every
     rule met, with its path and citations)."""
@@ -72,7 +77,8 @@ def read(moment, tz, fold, topic, lang, typed, every, backend, uri, user, passwo
     if typed and (tz is not None or fold is not None or request != ChartRequest()):
         raise ChartError("--tz, --fold and the chart options set how a MOMENT is charted; a chart from --chart FILE "
                          "carries its own")
-    options = {"timing_stem": timing_stem, "nianjing_chart": nianjing_chart, "verdict_conflict": verdict_conflict}
+    options = {"timing_stem": timing_stem, "nianjing_chart": nianjing_chart, "verdict_conflict": verdict_conflict,
+               "lessons": lessons}
     r = _reader(backend, uri, user, password)
     from leishen.cli.corpus_warning import warn_damaged_corpus
     warn_damaged_corpus(backend)

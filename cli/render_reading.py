@@ -40,6 +40,21 @@ def path_words(path: list, lang: str, schema, names: dict | None = None) -> str:
     return " ".join(out)
 
 
+def evidence_words(finding: dict, lang: str, schema, names: dict | None = None) -> list[str]:
+    """The other conditions the rule tested, each a walk of its evidence in words (issue #29 item 10: 火 死 → 白
+    shows the vigour 死 beside 火 -colour-> 白); a walk of one node (a slot the path reads already) says nothing
+    new and is left out, and so is a walk whose words the path or an earlier walk already shows."""
+    shown, out = {path_words(finding.get("path") or [], lang, schema, names)}, []
+    for walk in finding.get("evidence") or ():
+        if sum(1 for hop in walk if "rel" in hop) == 0:
+            continue
+        words = path_words(walk, lang, schema, names)
+        if words and not any(words in seen for seen in shown):
+            shown.add(words)
+            out.append(words)
+    return out
+
+
 def _words(lang: str) -> dict:
     """The scaffolding words of the readable reading in *lang*, from ``ontology/readings/ui_words.csv``."""
     from leishen.cli.render_judged import word
@@ -95,7 +110,8 @@ def render_reading(reading: dict, lang: str, topic_names: dict | None = None) ->
         for f in items:
             mean = (f["meaning"] or {}).get(lang) or (f["meaning"] or {}).get("zh") or ""
             judge = f"  ({words['needs']})" if f["certainty"] == "needs_judgment" else ""
-            path = path_words(f["path"], lang, schema, reading.get("names"))
+            path = " ＋ ".join([path_words(f["path"], lang, schema, reading.get("names"))] +
+                              evidence_words(f, lang, schema, reading.get("names")))
             lines.append(f" {MARKS.get(f['polarity'], ' ')} {mean}{judge}  ⟵ {path}  [{', '.join(f['src'])}]")
     lines.append(f"\n{words['tally']}: " + "; ".join(
         f"{words['general_rules'] if t == 'general' else topic(t)}: " + " ".join(f"{k}{v}" for k, v in row.items())

@@ -41,9 +41,11 @@ class Slot:
 
 @dataclass(frozen=True, slots=True)
 class Sym:
-    """A symbol of the graph, resolved to its node id."""
+    """A symbol of the graph, resolved to its node id; *name*: the name it was written with (``Deity.勾陳`` is the
+    node 白虎 named 勾陳: a Qimen deity rule matches the deity as the chart names it)."""
 
     id: str
+    name: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,7 +295,7 @@ class _Checker:
         found = self.index.get((label, name))
         if found is None:
             self.fail(node, f"unknown symbol {label}.{name} (no {label} of that name or alias)")
-        return Sym(found)
+        return Sym(found, name)
 
     def slot(self, node: ast.AST) -> Slot:
         parts = []

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from lunar_python.util import LunarUtil
-
 from leishen.engine.calendar import BRANCHES, STEMS, sexagenary_index
 from leishen.engine.liuren.tables import STEM_LODGING
 from leishen.engine.qimen.plate import xun_of_hour
 from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.bounds import LIMIT, Bound, Shared  # noqa: F401
+from leishen.readings.deity_names import DEITY_NAME, deity_name
+from leishen.readings.standard import OPTION, bind_shensha, nayin_hop, nayin_names, standard_tables, tables_on
 
 #: the engine's 課體 names that are a case of a pattern the texts name: 進茹 and 退茹 (三傳 of consecutive
 #: branches, forwards or backwards) are the two directions of 連茹 (聯茹, 002:91 002:179)
@@ -73,7 +73,11 @@ class Lexicon:
     """Node ids by (label, name or alias), from the graph records, and the :class:`Shared` pieces of
     the charts bound with it."""
 
-    def __init__(self, nodes):
+    def __init__(self, nodes, facts=None):  # facts: those of the default graph when not given
+        if facts is None:
+            from leishen.loaders.build import build_graph
+            facts = build_graph().facts
+        self.standard = standard_tables(facts)  # the standard tables' rows (ontology/facts/std/), by relation type
         self.index: dict[tuple[str, str], str] = {}
         self.props: dict[str, dict] = {}
         self._by_label: dict[str, dict[str, str]] = {}
@@ -205,20 +209,21 @@ def _pillar_slots(pillars: dict, lex: Lexicon, s: dict, branches: bool) -> None:
 
 
 def nayin_phase(pillar: str) -> str:
-    """The phase of a pillar's 納音 (六十甲子納音): the last character of lunar_python's name for it
-    (甲子 → 海中金 → 金)."""
-    return LunarUtil.NAYIN[pillar][-1]
+    """The phase of a pillar's 納音 (六十甲子納音): the last character of its name in the standard table
+    ontology/facts/std/nayin.csv (甲子 → 海中金 → 金)."""
+    return nayin_names()[pillar][-1]
 
 
 def _nayin_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
     """年納 月納 日納 時納: the 納音 phase of each pillar, chained from the pillar's stem slot through its
-    branch (``時干 -PILLAR-> 時支 -NAYIN-> Element``)."""
-    sh = lex.shared
+    branch and the row of the standard 納音 table (``時干 -PILLAR-> 時支 -NAYIN-> Element``, the last hop the
+    table's edge with its src; :mod:`leishen.readings.standard`)."""
     for key, pillar in pillars.items():
         stem = s.get(f"{key}干")
         if pillar and stem is not None and stem.value == lex.id("Stem", pillar[0]):
-            element = lex.id("Element", nayin_phase(pillar))
-            s[f"{key}納"] = sh.hop(sh.hop(stem, PILLAR, lex.id("Branch", pillar[1])), NAYIN, element)
+            found = nayin_hop(lex.shared.hop(stem, PILLAR, lex.id("Branch", pillar[1])), stem.value, lex.standard)
+            if found is not None:
+                s[f"{key}納"] = found
 
 
 def _plate_stem_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
@@ -311,6 +316,8 @@ def _palaces(palaces: dict, lex: Lexicon) -> tuple[list, dict]:
                 local[local_name] = sh.hop(root, rel, node)
                 if local_name in ("天", "天寄"):
                     stem_palace.setdefault(node, pid)
+                elif local_name == "神":
+                    local[DEITY_NAME] = sh.hop(root, "NAMED", deity_name(name))
         instances.append((pid, local))
     return instances, stem_palace
 
@@ -382,10 +389,15 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindin
         qm, pillars = chart["qimen"], chart.get("pillars") or {}
         qimen_pillars = {"年": pillars.get("year"), "月": pillars.get("month"), "日": qm.get("day_pillar"),
                          "時": qm.get("hour_pillar")}
-        _nayin_slots(qimen_pillars, lex, b.slots)
+        if tables_on(chart):
+            _nayin_slots(qimen_pillars, lex, b.slots)
         natal = ((chart.get("liuren") or {}).get("birth") or chart.get("birth") or {}).get("ben_ming")
         _plate_stem_slots({**qimen_pillars, "本命": natal}, lex, b.slots)  # (本命盤干: a 甲 year as its 儀)
         b.options["qimen"] = _set_options(chart["qimen"].get("options"))
+    if tables_on(chart):  # 月厭 生氣 死氣 喪門 弔客 (readings/standard.py)
+        bind_shensha(b.slots, lex.standard, systems)
+    elif "qimen" in systems:
+        b.options["qimen"] = {**b.options["qimen"], OPTION: "off"}
     if "ninestar" in systems:
         ninestar_bindings(chart["ninestar"], lex, b)
         b.options["ninestar"] = _set_options(chart["ninestar"].get("options"))

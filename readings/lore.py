@@ -5,7 +5,8 @@
 - ``vigour``: 旺相休囚死 of each transmission in the chart's season (``VIGOUR`` facts);
 - ``relations``: 刑 沖 破 害 合 among the chart's slots (direct edges of those types);
 - ``leixiang``: the 類神 of a topic — the 類象 of the initial transmission (and the general riding it) in
-  the domains the topic consults (``CONSULTS`` Topic → Domain; a 類象 row's ``category`` names its domain).
+  the domains the topic consults (``CONSULTS`` Topic → Domain; a 類象 row's ``category`` names its domain);
+  for a Qimen topic, its tables (004:87 …) at the palaces its significators name (readings/leixiang_qimen.py).
 
 Each is grounded into the same checks as the rules' graph predicates (one backend call answers the
 rules and these together), and each finding's path is the real edge that decided it. A finding is made
@@ -18,10 +19,12 @@ from __future__ import annotations
 from itertools import combinations
 from operator import itemgetter
 
+from leishen.errors import LeishenError
 from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
 from leishen.readings.lore_cache import FactGroup, LoreChecks, SlotRows, lore_store, pair_index
 from leishen.readings.graph_leaf import SYMMETRIC
+from leishen.readings.leixiang_qimen import TABLE_TYPE, table_findings, table_nodes
 
 RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
 RELATION_SLOTS = {"liuren": ("日干", "日支", "占時", "月將", "月建", "太歲", "初傳", "中傳", "末傳", "本命", "行年"),
@@ -194,8 +197,29 @@ LEIXIANG_TYPES = ("SYMBOLIZES", "HAS_COLOUR", "HAS_NUMBER", "HAS_TASTE")
 SHENSHA_TYPES = ("XUN_SHENSHA",)
 #: where a 神煞 counts (000:3, 000:23): the asker's 干支 (干上, 支上), the 三傳, the hour, the 本命
 SHENSHA_PLACES = ("干上", "支上", "初傳", "中傳", "末傳", "占時", "本命")
-#: the slot each place of SHENSHA_PLACES is (干上: the first lesson's upper, 支上: the third's)
-PLACE_SLOTS = {place: {"干上": "課1上", "支上": "課3上"}.get(place, place) for place in SHENSHA_PLACES}
+#: the reading option ``lessons``: ``core`` (the default) reads a 神煞 at SHENSHA_PLACES, the places the texts
+#: name (干支三傳占時本命); ``all`` also at the uppers of the 2nd and 4th lessons, as a practitioner reads all
+#: four lessons (docs/readings.md "Reading options")
+LESSONS = {"core": SHENSHA_PLACES, "all": ("干上", "課2上", "支上", "課4上", *SHENSHA_PLACES[2:])}
+DEFAULT_LESSONS = "core"
+#: the slot each place is (干上: the first lesson's upper, 支上: the third's; 課2上 課4上 are their own)
+PLACE_SLOTS = {place: {"干上": "課1上", "支上": "課3上"}.get(place, place) for place in LESSONS["all"]}
+
+
+class ReadingOptionError(LeishenError):
+    """A reading option that is not known, or a value it does not take."""
+
+    field = "lessons"
+
+
+def checked_lessons(lessons: str | None) -> str:
+    """The ``lessons`` reading option (None: the default), or ReadingOptionError naming the values it takes."""
+    if lessons is None:
+        return DEFAULT_LESSONS
+    if lessons not in LESSONS:
+        raise ReadingOptionError(f"lessons: {lessons!r} is not one of {', '.join(LESSONS)} (default "
+                                 f"{DEFAULT_LESSONS}: 干支三傳占時本命; all: also the 2nd and 4th lessons' uppers)")
+    return lessons
 
 
 def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
@@ -216,9 +240,14 @@ def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
 
 
 def slot_relations(reader, b, topic: str | None) -> SlotRows:
-    """One call of the named query ``relations_from`` for the 類神 and the 旬中神煞 of a chart."""
+    """One call of the named query ``relations_from`` for the 類神, the 旬中神煞 and the Qimen topic tables
+    (readings/leixiang_qimen.py) of a chart."""
     _, chains = _leixiang_chains(reader, b, topic)
     nodes, types = set(chains), set(LEIXIANG_TYPES) if chains else set()
+    tables = table_nodes(reader, b, topic)
+    if tables:
+        nodes |= tables
+        types.add(TABLE_TYPE)
     if "旬" in b.slots and "liuren" in b.systems:
         nodes.add(b.slots["旬"].value)
         types |= set(SHENSHA_TYPES)
@@ -259,12 +288,13 @@ def leixiang_findings(reader, b, topic: str | None, rows: SlotRows) -> list[dict
     answer for this reading). With the reader's cache on, the list is kept by the topic and the chains
     (the rows from those nodes are the graph's, whatever other node the reading asked from)."""
     domains, chains = _leixiang_chains(reader, b, topic)
+    tables = table_findings(reader, b, topic, rows)  # the Qimen topic's tables at its palaces
     if not chains:
-        return []
+        return tables
     if reader.cache:
         return list(lore_store(reader).kept(("leixiang", topic, tuple(chains.items())), _leixiang_list, reader,
-                                            topic, domains, chains, rows))
-    return _leixiang_list(reader, topic, domains, chains, rows)
+                                            topic, domains, chains, rows)) + tables
+    return _leixiang_list(reader, topic, domains, chains, rows) + tables
 
 
 def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: list[dict]) -> list[dict]:
@@ -302,17 +332,18 @@ def _leixiang_finding(reader, row: dict, chain: tuple, topic_name: str) -> dict:
     return found
 
 
-def shensha_findings(reader, b, rows: SlotRows) -> list[dict]:
+def shensha_findings(reader, b, rows: SlotRows, lessons: str = DEFAULT_LESSONS) -> list[dict]:
     """The 旬中神煞 of the chart's 旬 (儀 丁 奇 閉口 五亡 …, 002:147) where they count: on a place of
-    000:3 / 000:23 (干上 支上 三傳 占時 本命). Path: 旬 –XUN_SHENSHA→ the branch, at its slot. In row
-    order, then place order; with the reader's cache on, the rows' index is kept by the rows' key."""
+    000:3 / 000:23 (干上 支上 三傳 占時 本命; with *lessons* ``all`` also 課2上 and 課4上). Path: 旬 –XUN_SHENSHA→
+    the branch, at its slot. In row order, then place order; with the reader's cache on, the rows' index is
+    kept by the rows' key."""
     store = lore_store(reader)
     if getattr(rows, "key", None) is not None:
         index = store.kept(("shensha", rows.key), _shensha_index, rows)
     else:
         index = _shensha_index(rows)
     found = []
-    for j, place in enumerate(SHENSHA_PLACES):
+    for j, place in enumerate(LESSONS[lessons]):
         bound = b.slots.get(PLACE_SLOTS[place])
         if bound is not None:
             found += [(i, j, place, row) for i, row in index.get(bound.value, ())

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from leishen.loaders.conditions import Call, Slot, Sym, Vocabulary
 from leishen.readings.bindings import LODGES, PLATE_OVER, RIDDEN_BY, Bindings, Bound
+from leishen.readings.deity_names import DEITY_NAME, misnamed, named_deities, read_names
 from leishen.readings.protocol import FAIL, Predicate, register, unique_args
 
 
@@ -241,10 +242,21 @@ class ChartLeaf(Predicate):
 
 @register
 class Eq(ChartLeaf):
-    """``eq`` / ``among``: the slot is bound to one of the nodes (a set slot: one of them is in it)."""
+    """``eq`` / ``among``: the slot is bound to one of the nodes (a set slot: one of them is in it); a deity of two
+    namings (白虎/勾陳, 玄武/朱雀) only where the chart names it as the rule does (:func:`named_deities`)."""
 
-    __slots__ = ()
+    __slots__ = ("named", "name_arg")
     names = ("eq", "among")
+
+    def __init__(self, call: Call, vocab: Vocabulary, system: str | None = None):
+        super().__init__(call, vocab, system)
+        self.named = named_deities(call)
+        self.name_arg = slot_arg(DEITY_NAME) if self.named else None
+
+    def reads(self, rd):
+        super().reads(rd)
+        if self.name_arg is not None:
+            read_names(rd, self.name_arg)
 
     def ev(self, env, ctx, answers):
         a = self.first
@@ -259,10 +271,12 @@ class Eq(ChartLeaf):
         if value.__class__ is frozenset:  # a set slot (空亡, 旬空): the witness is the member that matched
             hits = sorted(value & self.wanted)
             return (True, [((m, bound.chain[0][1]),) for m in hits], []) if hits else FAIL
-        return (True, [bound.chain], []) if value in self.wanted else FAIL
+        if value not in self.wanted or (self.named and misnamed(self.named, value, env)):
+            return FAIL
+        return True, [bound.chain], []
 
     def need_inputs(self, args):
-        args.extend(a for a in (self.first, self.second) if a is not None and a.slot is not None)
+        args.extend(a for a in (self.first, self.second, self.name_arg) if a is not None and a.slot is not None)
         return 0
 
     @classmethod

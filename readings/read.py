@@ -26,8 +26,8 @@ from leishen.readings.protocol import check_registered
 from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates
 from leishen.readings.answers import Hops, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
-from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
-                                   shensha_findings, slot_relations)
+from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_checks, lore_findings, relation_findings,
+                                   relation_rows, shensha_findings, slot_relations)
 from leishen.readings.lore_cache import lore_store
 from leishen.readings.outcomes import Recall
 from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
@@ -60,7 +60,7 @@ class Reader(Topics, Selecting):
         check_registered(self.vocab)  # every predicate row has its evaluator class (else: file, row, column)
         self.data_schema = load_schema()
         self.facts = {f.id: f for f in self.data.facts}
-        self.lex = Lexicon(self.data.nodes)
+        self.lex = Lexicon(self.data.nodes, self.data.facts)
         self.props = dict(self.lex.props)
         self.props.update((n.id, n.props) for n in self.data.nodes if n.label == "Fact")  # names of Fact nodes in paths
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
@@ -207,9 +207,11 @@ class Reader(Topics, Selecting):
 
     # ---- the doors -------------------------------------------------------------------------------
     def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True,
-             trail: bool = True) -> dict:
+             trail: bool = True, lessons: str | None = None) -> dict:
         """The reading of a chart (JSON-able dict; see docs/readings.md). *only* limits the rules to
-        those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings."""
+        those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings; *lessons*: the
+        reading option of the places a 神煞 is read at (``core``, the default, or ``all``: lore.LESSONS)."""
+        lessons = checked_lessons(lessons)
         topic_id = self.topic_id(topic)
         self.made.start()
         if len(self._memo) > MEMO_LIMIT:
@@ -227,8 +229,8 @@ class Reader(Topics, Selecting):
                   "out_of_scope": len(self.rules) - len(scope.facts)}
         if lore:
             relations = early_rows.result() if early_rows else self._relations(b, topic_id)
-            findings = findings + self._lore_findings(b, topic_id, done.answers, lore_asked, relations)
-        return self._reading(chart, b, topic_id, findings, counts, trail)
+            findings = findings + self._lore_findings(b, topic_id, done.answers, lore_asked, relations, lessons)
+        return {**self._reading(chart, b, topic_id, findings, counts, trail), "options": {"lessons": lessons}}
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
         """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
@@ -265,11 +267,12 @@ class Reader(Topics, Selecting):
         return len(checks)
 
     # ---- the reading's JSON and its lore --------------------------------------------------------
-    def _lore_findings(self, b, topic_id, answers, lore: dict, relations: tuple) -> list[dict]:
-        """The kin / stages / vigour, 刑 沖 破 害 合, 神煞 and 類神 findings, with the school options."""
+    def _lore_findings(self, b, topic_id, answers, lore: dict, relations: tuple, lessons: str) -> list[dict]:
+        """The kin / stages / vigour, 刑 沖 破 害 合, 神煞 (at the places *lessons* names) and 類神 findings, with
+        the school options."""
         among, rows = relations
         return with_options(lore_findings(self, b, answers, lore) + relation_findings(self, b, among)
-                            + shensha_findings(self, b, rows) + leixiang_findings(self, b, topic_id, rows), b)
+                            + shensha_findings(self, b, rows, lessons) + leixiang_findings(self, b, topic_id, rows), b)
 
     def _reading(self, chart: dict, b, topic_id, findings: list, counts: dict, trail: bool) -> dict:
         """The reading's JSON from its findings."""

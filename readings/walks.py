@@ -30,11 +30,17 @@ def node_json(node_id, props: dict[str, dict], slot: str | None = None) -> dict:
 
 
 def chain_walk(chain: tuple, props: dict) -> list:
-    """A bound value's chain of chart hops as a walk."""
+    """A bound value's chain of chart hops as a walk; a hop ``(type, node, fact id)`` is a row of a standard
+    table (:mod:`leishen.readings.standard`): a graph edge with the row's key and ``src``."""
     (root, slot), *hops = chain
     walk = [node_json(root, props, slot)]
-    for rel, node in hops:
-        walk += [{"rel": rel, "chart": True, "src": None}, node_json(node, props)]
+    for rel, node, *fact in hops:
+        if fact:
+            src = props.get(f"Fact:{fact[0]}", {}).get("src", ())
+            walk += [{"rel": rel, "chart": False, "src": list(src), "key": fact[0], "forward": True},
+                     node_json(node, props)]
+        else:
+            walk += [{"rel": rel, "chart": True, "src": None}, node_json(node, props)]
     return walk
 
 

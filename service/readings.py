@@ -79,8 +79,12 @@ def read(chart_or_moment=None, *, topic: str | None = None, reader=None, backend
          tz: str | None = None, fold: int | None = None, options: dict | None = None, typed: bool = True) -> dict:
     """The reading of a chart dict (checked by :func:`read_typed` when *typed*; an engine's chart passes
     ``typed=False``) or of a moment (ISO text, None for now, charted with *request*): its findings, with
-    ``judgments`` added (:func:`leishen.judgments.judge`; *options*: the judgment's school options)."""
+    ``judgments`` added (:func:`leishen.judgments.judge`; *options*: the judgment's school options and the
+    reading option ``lessons``, :data:`leishen.readings.lore.LESSONS`)."""
     from leishen.judgments.procedure import checked_options
+    from leishen.readings.lore import checked_lessons
+    options = dict(options or {})
+    lessons = checked_lessons(options.pop("lessons", None))  # the reading's option, not the judgment's
     options = checked_options(options)  # a bad option is refused before the chart is read
     request = request or ChartRequest()
     if isinstance(chart_or_moment, dict):
@@ -89,7 +93,10 @@ def read(chart_or_moment=None, *, topic: str | None = None, reader=None, backend
         from leishen.service.charts import chart_of
         chart = chart_of(chart_or_moment, request, tz=tz, fold=fold)
     r = reader or reader_for(backend)
-    return judged(r.read(chart, topic=topic), chart, r, request, options)
+    reading = judged(r.read(chart, topic=topic, lessons=lessons), chart, r, request, options)
+    # issue #31: each needs-judgment reason (and undated 應期's) also in zh and ko, as ``judgment_names``
+    from leishen.service.notes import with_judgment_names
+    return with_judgment_names(reading)
 
 
 def judged(reading: dict, chart: dict, reader, request=None, options: dict | None = None) -> dict:

@@ -17,13 +17,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from leishen.engine.calendar import DAY_BOUNDARIES
 from leishen.engine.chart import SYSTEMS, ChartRequest
 from leishen.engine.liuren.options import (DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable,
-                                           SheHaiRule, SheHaiSeat, SpecialOrder, VoidException)
+                                           SheHaiRule, SheHaiSeat, SpecialOrder, StandardTables, VoidException)
 from leishen.engine.ninestar import DayFlight, DayLeap
 from leishen.engine.qimen.ju import JuMethod
 from leishen.engine.qimen.plate import CentreHost, DeityNames
 from leishen.errors import ChartError
 from leishen.judgments.choose import VERDICTS
 from leishen.judgments.procedure import DEFAULT_OPTIONS, OPTIONS
+from leishen.readings.lore import DEFAULT_LESSONS, LESSONS
 from leishen.service.charts import chart_of
 
 __all__ = ["ChartQuery", "JudgmentQuery", "ReadingQuery", "TypedReadingQuery", "FindQuery", "VERDICTS", "LIUREN_KEYS", "QIMEN_KEYS", "NINESTAR_KEYS",
@@ -67,6 +68,8 @@ class ChartQuery(BaseModel):
                                                  "without 剋, or 遙剋 first")
     fuyin_ke: FuYinKe | None = _option(FuYinKe, "use_ke", "Liu Ren: 伏吟 on 乙 and 癸 days whose first lesson has a 剋")
     void_exception: VoidException | None = _option(VoidException, "none", "Liu Ren: whether the day stem's 祿 can be void")
+    standard_tables: StandardTables | None = _option(StandardTables, "on", "readings: whether the standard tables the "
+                                                     "texts assume (月厭 生氣 死氣 喪門 弔客 納音) are used")
     birth_year: int | None = Field(None, ge=1800, le=2200, description="asker's birth year (本命; with sex also 行年)")
     sex: Literal["male", "female"] | None = Field(None, description="asker's sex, for 行年 (with birth_year)")
     qimen_method: JuMethod | None = _option(JuMethod, "chai_bu", "Qimen: how the 局 follows the terms (拆補 or 置閏)")
@@ -123,10 +126,13 @@ class JudgmentQuery(BaseModel):
         "nianjing_chart", "年景: read on the chart of the 立春 instant (003:75) or on the asked moment's")
     verdict_conflict: Literal[OPTIONS["verdict_conflict"]] | None = _judgment_option(
         "verdict_conflict", "a verdict facet whose answers conflict: 未定 (undecided) or 混 (mixed)")
+    lessons: Literal[tuple(LESSONS)] | None = Field(None, description="the reading option: the places a 神煞 is "
+                                                    "read at: core (干支三傳占時本命, 000:23) or all (also the 2nd "
+                                                    f"and 4th lessons' uppers); left out: {DEFAULT_LESSONS}")
 
     def options(self) -> dict:
-        """The judgment options given (left out: the judgment's defaults)."""
-        return {k: getattr(self, k) for k in OPTIONS if getattr(self, k) is not None}
+        """The judgment options and the reading option ``lessons`` given (left out: the defaults)."""
+        return {k: getattr(self, k) for k in (*OPTIONS, "lessons") if getattr(self, k) is not None}
 
 
 class ReadingQuery(JudgmentQuery, ChartQuery):

@@ -14,10 +14,10 @@ from fired import findings
 C = "facts/003/c_weather_ju_dun.csv"
 
 KEPT = [
-    (f"{C}#58", "天時", "2068-10-09T05:59:00+00:00",
+    (f"{C}#58", "天時", "1926-10-29T05:11:00+00:00",  # (#29: 二遁 is 局 2: a 局 2 moment)
      "二遁 met with 螣蛇 in its palace in an autumn month: the verse line names no season, so the rule is not "
      "limited to summer (the Korean reading, noted in the row)"),
-    (f"{C}#59", "天時", "1946-04-19T11:43:00+00:00",
+    (f"{C}#59", "天時", "2052-02-16T12:46:00+00:00",
      "二遁 met with 玄武 in its palace in a spring month: the same kept reading"),
 ]
 

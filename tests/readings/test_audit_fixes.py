@@ -60,11 +60,12 @@ MENDED = [  # (rule, topic, a moment it holds, a moment it must not hold (a rule
      "near to 值符 times a rain already found (003:55): no rain star of 3.H.09/11 in the second chart"),
     ("facts/003/f_rain_fine_snow.csv#38", "天時", "2044-08-24T18:42:00+08:00", "1982-08-05T14:24:00+08:00",
      "far from 值符 times a rain already found (003:55): no rain star of 3.H.09/11 in the second chart"),
-    # 3.Q: the day stem's gate is one gate; the old test saw neither chart (丙 of 中五 hosted; a 甲 day)
-    ("facts/003/n_crops_silk.csv#43", "蝗", "2025-03-18T10:00:00+08:00", "1970-05-14T02:17:00+08:00",
-     "丙 day: 丙 of 中五 hosted in 坤二 under 死門 (003:99); 甲 day: its 儀 lies under a gate not listed"),
-    ("facts/003/n_crops_silk.csv#44", "蝗", "1970-05-14T02:17:00+08:00", "2025-03-18T10:00:00+08:00",
-     "甲 day: its 儀 lies under a gate not listed (非此, 003:99); 丙 day: 死門 over the hosted 丙"),
+    # 3.Q: the day stem's gate is one gate; the old test saw neither chart (丙 of 中五 hosted; a 甲 day); since
+    # issue #29 the day stem is read on the heaven plate (conventions-qm003 §6)
+    ("facts/003/n_crops_silk.csv#43", "蝗", "2025-03-18T10:00:00+08:00", "2025-02-03T23:30:00+08:00",
+     "丙 day: 丙 of 中五 hosted (天寄) in 巽四 with 杜門 (003:99); 甲辰 day: its 儀 壬 stands with 開門, not listed"),
+    ("facts/003/n_crops_silk.csv#44", "蝗", "2025-02-03T23:30:00+08:00", "2025-03-18T10:00:00+08:00",
+     "甲辰 day: its 儀 壬 stands with 開門 (非此, 003:99); 丙 day: 杜門 with the hosted 丙"),
     # 3.Y.05: a hosted 天禽 carries 天寄 丙 in the first chart (the old test missed it); no 芮禽 with 丙丁 in the second
     ("facts/003/w_dig.csv#40", "穿地", "2029-06-24T07:45:00+08:00", "1982-08-05T14:24:00+08:00",
      "芮禽 carrying 丙 or 丁 (003:131): the hosted 天禽's stem is 天寄"),
