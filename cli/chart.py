@@ -11,7 +11,7 @@ from leishen.engine.calendar import DAY_BOUNDARIES
 from leishen.engine.chart import ChartRequest, parse_systems
 from leishen.engine.liuren.options import (
     DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SheHaiSeat,
-    SpecialOrder, VoidException,
+    SpecialOrder, StandardTables, VoidException,
 )
 from leishen.errors import ChartError
 from leishen.cli.options import EXIT_USAGE, handle_errors
@@ -20,7 +20,7 @@ from leishen.service import charts
 EXIT_DIFFERS = 1
 LIUREN_FLAGS = {"month_general": MonthGeneralRule, "noble_table": NobleTable, "day_night": DayNight,
                 "shehai": SheHaiRule, "shehai_seat": SheHaiSeat, "special_order": SpecialOrder, "fuyin_ke": FuYinKe,
-                "void_exception": VoidException}
+                "void_exception": VoidException, "standard_tables": StandardTables}
 
 
 def _liuren_options(func):

@@ -68,6 +68,12 @@ def check_citations(registry: Registry, facts: list[Fact], corpus: Corpus) -> tu
     errors, checked = [], 0
     for fact in facts:
         where = f"facts/{fact.file.removeprefix('facts/')} row {fact.row}"
+        if all(c.standard for c in fact.src):
+            continue  # a standard table's row cites a work outside the seeds (checked when parsed; no text kept)
+        if any(c.standard for c in fact.src):
+            errors.append(f"{where} column src: cites both seed passages and works outside the seeds "
+                          f"({'|'.join(map(str, fact.src))}); a standard table's row cites only its works")
+            continue
         try:
             text = "".join(corpus.passage(c) for c in fact.src)
         except CitationError as exc:
@@ -126,9 +132,12 @@ def _reify(fact: Fact, registry: Registry, rel: RelationDef, quals: str) -> tupl
 
 
 def _passage_nodes(facts: list[Fact]) -> list[Node]:
-    cites = sorted({c for f in facts for c in f.src}, key=lambda c: (c.doc, c.line))
+    """A Passage node per citation: a seed passage (doc, line), or a section of a work outside the seeds
+    (doc = the work's id, line 0, ``section`` and ``standard: true``)."""
+    cites = sorted({c for f in facts for c in f.src}, key=lambda c: (c.doc, c.line, c.section))
     return [Node(f"Passage:{c}", "Passage", {"key": str(c), "label": "Passage", "name": str(c), "doc": c.doc, "line": c.line,
-                                             "ko": f"원문 {c}", "en": f"passage {c}", "aliases": []})
+                                             "ko": f"원문 {c}", "en": f"passage {c}", "aliases": [],
+                                             **({"section": c.section, "standard": True} if c.standard else {})})
             for c in cites]
 
 

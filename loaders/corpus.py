@@ -30,7 +30,11 @@ class Corpus:
     passages: dict[str, dict[int, str]]
 
     def passage(self, cite: Citation) -> str:
-        """The Chinese paragraph at *cite*; CitationError if there is none."""
+        """The Chinese paragraph at *cite*; CitationError if there is none (a standard table's citation of a
+        work outside the seeds has none: the project keeps no text of it)."""
+        if cite.standard:
+            raise CitationError(f"{cite}: cites {cite.doc}, a work outside the seeds (ontology/sources.csv); "
+                                f"no text of it is kept")
         lines = self.passages.get(cite.doc)
         if lines is None:
             raise CitationError(f"{cite}: no document {cite.doc!r} in {self.folder} (have {', '.join(sorted(self.passages))})")
@@ -95,8 +99,17 @@ def load_corpus(folder: str | Path | None = None) -> Corpus | None:
 
 
 def parse_citation(text: str) -> Citation:
-    """``'000:37'`` → Citation('000', 37); CitationError for anything else."""
+    """``'000:37'`` → Citation('000', 37); a standard table's ``'XJBF:卷二十七·月表八'`` (a work of
+    ontology/sources.csv and a section of it, :mod:`leishen.loaders.sources`) → Citation('XJBF', 0,
+    '卷二十七·月表八'); CitationError for anything else."""
     doc, sep, line = text.strip().partition(":")
+    if sep and doc not in DOCS and doc.isascii() and doc.isupper() and line:
+        from leishen.loaders.sources import source_problem
+        problem = source_problem(doc, line)
+        if problem:
+            raise CitationError(f"src {text!r}: {problem}")
+        return Citation(doc, 0, line)
     if not sep or doc not in DOCS or not line.isdigit() or int(line) < 1:
-        raise CitationError(f"src must look like '000:37' (document {'/'.join(DOCS)} and line), got {text!r}")
+        raise CitationError(f"src must look like '000:37' (document {'/'.join(DOCS)} and line) or 'XJBF:卷五·…' "
+                            f"(a work of ontology/sources.csv and its section), got {text!r}")
     return Citation(doc, int(line))

@@ -13,13 +13,20 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class Citation:
-    """A passage of a source text: document id and 1-based line of the Chinese paragraph."""
+    """A passage of a source text: document id and 1-based line of the Chinese paragraph; or, for a standard
+    table, a work of ``ontology/sources.csv`` and a *section* of it (``XJBF:卷二十七·月表八``, line 0)."""
 
     doc: str
     line: int
+    section: str = ""
+
+    @property
+    def standard(self) -> bool:
+        """Whether this cites a work outside the seeds (a standard table's source), not a seed passage."""
+        return bool(self.section)
 
     def __str__(self) -> str:
-        return f"{self.doc}:{self.line}"
+        return f"{self.doc}:{self.section}" if self.section else f"{self.doc}:{self.line}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,8 @@ from leishen.engine.qimen.plate import xun_of_hour
 from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.bounds import LIMIT, Bound, Shared  # noqa: F401
 from leishen.readings.deity_names import DEITY_NAME, deity_name
-from leishen.readings.standard import OPTION, bind_shensha, nayin_hop, nayin_names, standard_tables, tables_on
+from leishen.readings.standard import (OPTION, bind_shensha, default_facts, nayin_hop, nayin_names,
+                                       standard_tables, tables_on)
 
 #: the engine's 課體 names that are a case of a pattern the texts name: 進茹 and 退茹 (三傳 of consecutive
 #: branches, forwards or backwards) are the two directions of 連茹 (聯茹, 002:91 002:179)
@@ -74,10 +75,7 @@ class Lexicon:
     the charts bound with it."""
 
     def __init__(self, nodes, facts=None):  # facts: those of the default graph when not given
-        if facts is None:
-            from leishen.loaders.build import build_graph
-            facts = build_graph().facts
-        self.standard = standard_tables(facts)  # the standard tables' rows (ontology/facts/std/), by relation type
+        self.standard = standard_tables(default_facts() if facts is None else facts)  # ontology/facts/std/ rows
         self.index: dict[tuple[str, str], str] = {}
         self.props: dict[str, dict] = {}
         self._by_label: dict[str, dict[str, str]] = {}
@@ -221,8 +219,7 @@ def _nayin_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
     for key, pillar in pillars.items():
         stem = s.get(f"{key}干")
         if pillar and stem is not None and stem.value == lex.id("Stem", pillar[0]):
-            found = nayin_hop(lex.shared.hop(stem, PILLAR, lex.id("Branch", pillar[1])), stem.value, lex.standard)
-            if found is not None:
+            if found := nayin_hop(lex.shared.hop(stem, PILLAR, lex.id("Branch", pillar[1])), stem.value, lex.standard):
                 s[f"{key}納"] = found
 
 

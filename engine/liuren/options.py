@@ -101,6 +101,19 @@ class VoidException(StrEnum):
     LU_NOT_VOID = "lu_not_void"
 
 
+class StandardTables(StrEnum):
+    """Whether a reading uses the standard tables the texts assume but do not print (ontology/facts/std/: 月厭 生氣
+    死氣 by month, 喪門 弔客 by year branch, the sixty 納音), each row cited to a work outside the seeds
+    (ontology/sources.csv). The chart itself does not change; the reading binds the slots 月厭 生氣 死氣 喪門 弔客
+    and 年納 月納 日納 時納 from them (docs/rules.md)."""
+
+    #: bind them: 《欽定協紀辨方書》 月表 (月厭) and 義例 (喪門 弔客), 《御定星曆考原》 卷五 (生氣; 死氣 its clash),
+    #: 《三命通會》 卷一 論納音取象 (納音). Default.
+    ON = "on"
+    #: leave them unbound: only what the seeds print is read (the rules that need them do not hold).
+    OFF = "off"
+
+
 @dataclass(frozen=True, slots=True)
 class LiurenOptions:
     """All Liu Ren school options; hashable, so it is part of the course cache key."""
@@ -113,6 +126,7 @@ class LiurenOptions:
     special_order: SpecialOrder = SpecialOrder.BAZHUAN_FIRST
     fuyin_ke: FuYinKe = FuYinKe.USE_KE
     void_exception: VoidException = VoidException.NONE
+    standard_tables: StandardTables = StandardTables.ON
 
     @classmethod
     def from_mapping(cls, values: dict[str, str] | None) -> LiurenOptions:

@@ -132,16 +132,20 @@ def test_path_goes_around_the_hubs():
     """#31: 子 to 白虎 went 子 -HAS_POLARITY- 陽 -HAS_POLARITY- 白虎; a hub (陰陽, a phase) costs more."""
     out = run_json("path", "子", "General:白虎")
     assert out["length"] == 2 and not set(_between(out)) & set(HUBS) and "via_hubs" not in out
-    assert [n["name"] for n in out["path"]["nodes"]] == ["子", "庚", "白虎"]
-    assert out["path"]["types"] == ["KIN_BRANCH", "HOME_STEM"]
+    # (#29 item 7: the standard 死氣 table's 申 -DEAD_BREATH-> 子 made 子 申 白虎 the smallest of the two-hop paths;
+    # before it, 子 -KIN_BRANCH- 庚 -HOME_STEM- 白虎)
+    assert [n["name"] for n in out["path"]["nodes"]] == ["子", "申", "白虎"]
+    assert out["path"]["types"] == ["DEAD_BREATH", "HOME_BRANCH"]
 
 
 def test_via_hubs_takes_the_plain_shortest_path():
     out = run_json("path", "子", "General:白虎", "--via-hubs")
-    assert [n["name"] for n in out["path"]["nodes"]] == ["子", "陽", "白虎"] and out["via_hubs"] is True
-    assert out["types"] is None and out["path"]["types"] == ["HAS_POLARITY", "HAS_POLARITY"]
+    # (#29 item 7: the standard 死氣 table's 申 -DEAD_BREATH-> 子 is now the smallest two-hop path, hub or not;
+    # before it, 子 -HAS_POLARITY- 陽 -HAS_POLARITY- 白虎)
+    assert [n["name"] for n in out["path"]["nodes"]] == ["子", "申", "白虎"] and out["via_hubs"] is True
+    assert out["types"] is None and out["path"]["types"] == ["DEAD_BREATH", "HOME_BRANCH"]
     text = run("path", "子", "General:白虎", "--via-hubs").output
-    assert text.splitlines()[0] == "子 -[HAS_POLARITY]- 陽 -[HAS_POLARITY]- 白虎"
+    assert text.splitlines()[0] == "子 -[DEAD_BREATH]- 申 -[HOME_BRANCH]- 白虎"
 
 
 def test_a_path_only_hubs_join_still_goes_through_them():

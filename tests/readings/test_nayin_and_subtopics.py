@@ -46,7 +46,8 @@ def test_each_pillar_binds_its_nayin_chained_from_the_stem_slot(r, night):
     b = chart_bindings(night, r.lex, r.seasons)
     phases = {k: r.props[b.slots[k].value]["name"] for k in ("年納", "月納", "日納", "時納")}
     assert phases == {"年納": "火", "月納": "火", "日納": "火", "時納": "金"}
-    assert b.slots["時納"].chain == (("Stem:yi", "時干"), ("PILLAR", "Branch:chou"), ("NAYIN", "Element:metal"))
+    assert b.slots["時納"].chain == (("Stem:yi", "時干"), ("PILLAR", "Branch:chou"),
+                                     ("NAYIN", "Element:metal", "facts/std/nayin.csv#3"))  # 乙丑 海中金, the table's row
 
 
 def test_nayin_predicates_positive_and_negative(r, night):
