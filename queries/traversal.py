@@ -101,9 +101,22 @@ def _visible_graph(g: nx.MultiDiGraph, types: frozenset[str] | None = None) -> n
             continue
         if types is not None and t not in types:
             continue
-        if not h.has_edge(u, v) or t < h.edges[u, v]["type"]:
+        if not h.has_edge(u, v) or _type_rank(t) < _type_rank(h.edges[u, v]["type"]):
             h.add_edge(u, v, type=t)
     return h
+
+
+STANDARD_TYPES = frozenset(("MONTH_LOATHING", "LIVING_BREATH", "DEAD_BREATH", "MOURNING_DOOR", "CONDOLENCE_GUEST",
+                            "NAYIN"))
+"""The relation types of the standard tables (ontology/schema/std.toml: tables the seeds assume but do not
+print, cited to other works). Like a hub, ``shortest_path`` without ``types`` takes one only when no path of
+the seeds' own relations exists, and a hop shows a seed relation before a standard one (the Cypher twin names
+the same types)."""
+
+
+def _type_rank(t: str) -> tuple[bool, str]:
+    """The order in which a hop's relation type is chosen: the seeds' own relations first, then by name."""
+    return t in STANDARD_TYPES, t
 
 
 HUB_LABELS = ("Polarity", "Element")
@@ -113,8 +126,10 @@ path avoids them (the Cypher twin names the same labels)."""
 
 
 def _hub_free(g: nx.MultiDiGraph, h: nx.Graph, source: str, target: str) -> nx.Graph:
-    """*h* without the hub nodes (``HUB_LABELS``), the two ends kept even when they are hubs."""
-    return nx.subgraph_view(h, filter_node=lambda n: n in (source, target) or g.nodes[n]["label"] not in HUB_LABELS)
+    """*h* without the hub nodes (``HUB_LABELS``), the two ends kept even when they are hubs, and without the
+    pairs joined only by a standard table's relation (``STANDARD_TYPES``)."""
+    return nx.subgraph_view(h, filter_node=lambda n: n in (source, target) or g.nodes[n]["label"] not in HUB_LABELS,
+                            filter_edge=lambda u, v: h.edges[u, v]["type"] not in STANDARD_TYPES)
 
 
 def _smallest_shortest(h: nx.Graph, source: str, target: str, limit: int) -> list[str] | None:

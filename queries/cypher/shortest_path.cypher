@@ -3,7 +3,9 @@
 //      nodes) the one whose node-id list is smallest, each hop taking its smallest relation type; no row when
 //      unconnected (or when an end has no direct relation)
 //      ($types null: a hub node (labels Polarity, Element: 陰陽 and the five phases) costs more than any other,
-//       so the path goes through one between its ends only when no path avoids them (rank 1 before rank 2);
+//       and so does a relation of the standard tables (ontology/schema/std.toml), so the path goes through
+//       either only when no path avoids them (rank 1 before rank 2); a hop shows a seed relation before a
+//       standard one;
 //       $types, when given, limits every hop to those relation types and takes the plain shortest path)
 // params: $source (string, node id), $target (string, node id), $types (list of relation types, or null for all)
 MATCH (a:Node {id: $source}), (b:Node {id: $target})
@@ -22,6 +24,10 @@ CALL (a, b) {
   MATCH p = allShortestPaths((a)-[*]-(b))
   WHERE all(r IN relationships(p) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'])
     AND all(x IN nodes(p) WHERE x = a OR x = b OR NOT x.label IN ['Fact', 'Passage', 'Polarity', 'Element'])
+    AND all(i IN range(0, size(nodes(p)) - 2) WHERE EXISTS {
+          MATCH (u)-[r]-(v) WHERE u = nodes(p)[i] AND v = nodes(p)[i + 1]
+            AND NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES', 'MONTH_LOATHING', 'LIVING_BREATH',
+                                'DEAD_BREATH', 'MOURNING_DOOR', 'CONDOLENCE_GUEST', 'NAYIN'] })
   RETURN 1 AS rank, nodes(p) AS ns
   UNION
   WITH a, b
@@ -41,5 +47,7 @@ RETURN [x IN ns | x {.id, .label, .key, .name}] AS nodes,
            MATCH (u)-[r]-(v)
            WHERE u = ns[i] AND v = ns[i + 1] AND NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES']
              AND ($types IS NULL OR type(r) IN $types)
-           RETURN type(r) AS t ORDER BY t LIMIT 1
+           RETURN type(r) AS t
+           ORDER BY type(r) IN ['MONTH_LOATHING', 'LIVING_BREATH', 'DEAD_BREATH', 'MOURNING_DOOR',
+                                'CONDOLENCE_GUEST', 'NAYIN'], t LIMIT 1
          }[0]] AS types

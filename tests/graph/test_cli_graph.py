@@ -132,10 +132,9 @@ def test_path_goes_around_the_hubs():
     """#31: 子 to 白虎 went 子 -HAS_POLARITY- 陽 -HAS_POLARITY- 白虎; a hub (陰陽, a phase) costs more."""
     out = run_json("path", "子", "General:白虎")
     assert out["length"] == 2 and not set(_between(out)) & set(HUBS) and "via_hubs" not in out
-    # (#29 item 7: the standard 死氣 table's 申 -DEAD_BREATH-> 子 made 子 申 白虎 the smallest of the two-hop paths;
-    # before it, 子 -KIN_BRANCH- 庚 -HOME_STEM- 白虎)
-    assert [n["name"] for n in out["path"]["nodes"]] == ["子", "申", "白虎"]
-    assert out["path"]["types"] == ["DEAD_BREATH", "HOME_BRANCH"]
+    # the standard tables' relations (申 -DEAD_BREATH-> 子, #29 item 7) cost more too: the seeds' own path is taken
+    assert [n["name"] for n in out["path"]["nodes"]] == ["子", "庚", "白虎"]
+    assert out["path"]["types"] == ["KIN_BRANCH", "HOME_STEM"]
 
 
 def test_via_hubs_takes_the_plain_shortest_path():
