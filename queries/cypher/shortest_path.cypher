@@ -22,12 +22,10 @@ CALL (a, b) {
   WITH a, b
   WHERE a <> b AND $types IS NULL
   MATCH p = allShortestPaths((a)-[*]-(b))
-  WHERE all(r IN relationships(p) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES'])
+  WHERE all(r IN relationships(p) WHERE NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES', 'MONTH_LOATHING',
+                                                         'LIVING_BREATH', 'DEAD_BREATH', 'MOURNING_DOOR',
+                                                         'CONDOLENCE_GUEST', 'NAYIN'])
     AND all(x IN nodes(p) WHERE x = a OR x = b OR NOT x.label IN ['Fact', 'Passage', 'Polarity', 'Element'])
-    AND all(i IN range(0, size(nodes(p)) - 2) WHERE EXISTS {
-          MATCH (u)-[r]-(v) WHERE u = nodes(p)[i] AND v = nodes(p)[i + 1]
-            AND NOT type(r) IN ['SUBJECT', 'OBJECT', 'QUALIFIER', 'CITES', 'MONTH_LOATHING', 'LIVING_BREATH',
-                                'DEAD_BREATH', 'MOURNING_DOOR', 'CONDOLENCE_GUEST', 'NAYIN'] })
   RETURN 1 AS rank, nodes(p) AS ns
   UNION
   WITH a, b
