@@ -110,6 +110,9 @@ def render_reading(reading: dict, lang: str, topic_names: dict | None = None) ->
         for f in items:
             mean = (f["meaning"] or {}).get(lang) or (f["meaning"] or {}).get("zh") or ""
             judge = f"  ({words['needs']})" if f["certainty"] == "needs_judgment" else ""
+            if f.get("alternative"):  # the other school's finding (issue #29 item 5)
+                judge += f"  ({_label('word', 'alternative', lang)}: " + ", ".join(
+                    f"{k}={v}" for k, v in f["alternative"].items()) + ")"
             path = " ＋ ".join([path_words(f["path"], lang, schema, reading.get("names"))] +
                               evidence_words(f, lang, schema, reading.get("names")))
             lines.append(f" {MARKS.get(f['polarity'], ' ')} {mean}{judge}  ⟵ {path}  [{', '.join(f['src'])}]")

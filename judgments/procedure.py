@@ -244,7 +244,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     aside = set_aside(findings, index.info, gods)
     places = god_places(gods)
     ranks = {f["id"]: rank_of(f, places) for f in findings}
-    live = [f for f in findings if f["id"] not in aside and not _is_method(index, f)]
+    live = [f for f in findings if f["id"] not in aside and not _is_method(index, f) and not f.get("alternative")]
     keyed = finding_keys(live, index.info, reader.props, ranks, {f["id"]: aims_of(f, gods) for f in live})
     facets = [answer_facet(fc, candidates(fc, keyed)) for fc in facet_table().get(topic_id, ())]
     verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])

@@ -93,7 +93,10 @@ def read(chart_or_moment=None, *, topic: str | None = None, reader=None, backend
         from leishen.service.charts import chart_of
         chart = chart_of(chart_or_moment, request, tz=tz, fold=fold)
     r = reader or reader_for(backend)
-    reading = judged(r.read(chart, topic=topic, lessons=lessons), chart, r, request, options)
+    # issue #29 item 5: a void-dependent finding names the school it follows; 002:147's exception under the
+    # other school is shown as the alternative (the judgments read no alternative)
+    from leishen.service.schools import with_void_schools
+    reading = judged(with_void_schools(r.read(chart, topic=topic, lessons=lessons)), chart, r, request, options)
     # issue #31: each needs-judgment reason (and undated 應期's) also in zh and ko, as ``judgment_names``
     from leishen.service.notes import with_judgment_names
     return with_judgment_names(reading)
