@@ -52,6 +52,10 @@ STEM_RULES = [
      lambda d, h: OVERCOMES[PHASE[d]] == PHASE[h]),  # 004:139 the patient (日干) overcomes the illness: 瘥
     ("疾病", "愈否", "4.35.05", "凶",
      lambda d, h: OVERCOMES[PHASE[h]] == PHASE[d]),  # 004:139 the illness overcomes the patient: 憂險
+    ("家宅", "家宅吉凶", "4.26.04", "吉",
+     lambda d, h: OVERCOMES[PHASE[d]] == PHASE[h]),  # 004:103 日干為人 時干宅: 人若尅宅庶可居
+    ("家宅", "家宅吉凶", "4.26.05", "凶",
+     lambda d, h: OVERCOMES[PHASE[h]] == PHASE[d]),  # 004:103 宅若傷人住不得
 ]
 
 
@@ -162,3 +166,26 @@ def test_nianjing_harvest_by_the_year_star_003_67(judged):
         assert ({"豐", "歉"} - {value}).isdisjoint(whole)
         lichun = leishen.chart(j["read_on"]["moment"]["local"])
         assert lichun["ninestar"]["year"] == star
+
+
+PALACE_PHASE = {"1": "水", "2": "土", "3": "木", "4": "木", "6": "金", "7": "金", "8": "土", "9": "火"}
+
+
+def test_tianhe_xiumen_on_wood_or_earth_003_87(judged):
+    """003:87 田禾 are read from 休門 (READ_FROM … for 吉): 休門 standing on a wood or earth palace is 吉 (3.N.01).
+    Positive and negative, from the chart alone: where 休門 stands on 震3 巽4 (木) or 坤2 艮8 (土) the row holds in
+    that palace and answers the 田禾吉凶 facet there (per 用神, so other places' answers are no conflict with it);
+    on 坎1 乾6 兌7 離9 it does not hold."""
+    seen = {True: 0, False: 0}
+    for moment in moments(40, 87):
+        reading, js = judged(moment, "田禾")
+        palaces = leishen.chart(moment)["qimen"]["palaces"]
+        xiu = next(k for k, p in palaces.items() if p.get("gate") == "休門")
+        expected = PALACE_PHASE[xiu] in ("木", "土")
+        fid = f"qimen/rules/facts/003/n_crops_silk.csv#2@Palace:p{xiu}"
+        assert (fid in {f["id"] for f in reading["findings"]}) == expected, (moment, xiu)
+        f = facet(js["田禾"], "田禾吉凶")  # decided, or 未定 with the conflicting answers named (none dropped)
+        answers = [a for a in [*f["answer"], *(f["conflict"] or ())] if fid in a["findings"]]
+        assert bool(answers) == expected and all(a["value"] == "吉" for a in answers), moment
+        seen[expected] += 1
+    assert seen[True] and seen[False]
