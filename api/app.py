@@ -24,7 +24,7 @@ from leishen.api.routes_queries import router as queries_router
 from leishen.api.settings import Settings
 from leishen.api.views import mount_views
 from leishen.loaders.corpus import load_corpus
-from leishen.readings import reader_over
+from leishen.service.readings import served_reader
 from leishen.service.lore import open_store
 
 DESCRIPTION = """The cited correspondence graph of Da Liu Ren 大六壬, Qimen Dunjia 奇門遁甲 and the
@@ -69,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         app.state.store = _open(settings)
-        app.state.reader = reader_over(app.state.store, settings.corpus)  # warmed: the first reading is fast
+        app.state.reader = served_reader(app.state.store, settings.corpus)  # warmed: the first reading is fast
         try:
             yield
         finally:

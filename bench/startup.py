@@ -154,7 +154,8 @@ def bench_startup(row, runs: int = 10, starts: int = 3) -> list[dict]:
         results["read, warm cache"] = timed(read, env, runs)
         served = _starts(env, None, starts)
         proposed = None
-        if "reader_over" not in (BENCH.parent / "api" / "app.py").read_text(encoding="utf-8"):
+        app_py = (BENCH.parent / "api" / "app.py").read_text(encoding="utf-8")
+        if "reader_over" not in app_py and "served_reader" not in app_py:
             proposed = _starts(env, [sys.executable, str(BENCH / "serve_proposed.py"), "serve"], starts)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -38,13 +38,13 @@ INSTRUCTIONS = (
 def build_server(store, reader=None, corpus=None) -> LeishenServer:
     """The leishen MCP server over an open backend *store*, a readings *reader* over it (the disk-cached one
     ``leishen serve`` uses, when none is given) and the corpus folder *corpus* (None: the default one)."""
-    from leishen.readings import reader_over
+    from leishen.service.readings import served_reader
     server = LeishenServer("leishen", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     for name in queries.names():
         add_query_tool(server, store, name)
     add_lore_tools(server, store)
     add_corpus_tools(server, corpus)
-    add_chart_tools(server, reader or reader_over(store, corpus))
+    add_chart_tools(server, reader or served_reader(store, corpus))
     forbid_unknown_arguments(server)
     return server
 

@@ -58,6 +58,17 @@ def reader_for(backend=None, uri=None, user=None, password=None, corpus=None):
     return readings._reader(backend)
 
 
+def served_reader(store, corpus=None):
+    """The reader a long-running door serves with (``leishen serve``, ``leishen mcp``): the disk-cached one over
+    *store* (:func:`leishen.readings.reader_over`, warmed by readings of now), then one reading of every topic
+    through this door, so that what the door adds on first use — the judgment tables, the facts the judgments
+    index, the notes — is made before the first request, not during it."""
+    from leishen.readings import reader_over
+    made = reader_over(store, corpus)
+    read(None, topic="*", reader=made)
+    return made
+
+
 def read_typed(data, where: str | None = None) -> dict:
     """A chart typed by hand (a parsed JSON value in the shape of ``leishen chart --json``), checked: ChartError
     in one line naming the field (prefixed by *where*, e.g. the file name) for a value that is not a chart, has
