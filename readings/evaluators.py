@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from leishen.readings.evaluate import need_every
 from leishen.readings.index import present_pairs
+from leishen.readings.records import RuleResult
 
 
 class Case(NamedTuple):
@@ -95,7 +96,7 @@ class Plain:
     def patterns(self, ctx, cases, answers, maybe: frozenset | None = None) -> tuple[list, dict]:
         """The patterns whose every REQUIRES rule of one case holds (the first such case), and their findings;
         *maybe*: the only patterns that can hold (the others the chart alone ruled out)."""
-        r, findings, held = self.r, [], {}  # (system, pattern) → its walks: a name two systems share is two patterns
+        r, findings, held = self.r, [], {}  # (system, pattern) → its walks' pieces: a name two systems share is two patterns
         concepts = r.slot_concepts(ctx)
         for case in cases:
             system = case.rules[0].system
@@ -106,7 +107,7 @@ class Plain:
                 ok, wits, where = r.compiled[rule.fact].ev({}, ctx, answers)
                 if not ok:
                     break
-                results.append((rule, ok, wits, where))
+                results.append(RuleResult(rule, ok, wits, where))
             else:
                 found, held[(system, case.pattern)] = r.made.pattern(case.pattern, results, ctx, concepts)
                 findings += found

@@ -22,6 +22,7 @@ from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
 from leishen.readings.lore_cache import FactGroup, LoreChecks, SlotRows, lore_store, pair_index
 from leishen.readings.graph_leaf import SYMMETRIC
+from leishen.readings.records import FactCheck
 
 RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
 RELATION_SLOTS = {"liuren": ("日干", "日支", "占時", "月將", "月建", "太歲", "初傳", "中傳", "末傳", "本命", "行年"),
@@ -54,12 +55,12 @@ def _fact_group(reader, key: tuple) -> FactGroup:
     name, day, t, season = key
     checks = {}
     for k in reader.ids_by_label["Kin"]:
-        checks[("kin", name, k)] = ("fact", "KIN_BRANCH", day, t, "kin", k, ())
+        checks[("kin", name, k)] = FactCheck("fact", "KIN_BRANCH", day, t, "kin", k, ())
     for st in reader.ids_by_label["LifeStage"]:
-        checks[("stages", name, st)] = ("fact", "LIFE_STAGE", day, t, "stage", st, ())
+        checks[("stages", name, st)] = FactCheck("fact", "LIFE_STAGE", day, t, "stage", st, ())
     if season is not None:
         for v in reader.ids_by_label["Vigour"]:
-            checks[("vigour", name, v)] = ("fact", "VIGOUR", t, v, "season", season, ())
+            checks[("vigour", name, v)] = FactCheck("fact", "VIGOUR", t, v, "season", season, ())
     names = lore_store(reader).names
     return FactGroup(key, {names.setdefault(k, k): c for k, c in checks.items()})
 
@@ -153,9 +154,10 @@ def _group_findings(reader, group: FactGroup, answers) -> list[tuple[str, dict]]
 def _fact_finding(reader, query: str, where: str, value: str, check: tuple, hops) -> dict:
     """The kin, stage or vigour finding of the transmission at slot *where*, from the check's witness."""
     path, evidence = _fact_path(where, check, hops, reader)
-    bound = check[3] if check[1] != "VIGOUR" else check[2]  # the transmission's branch
-    binds = {where: bound} if check[1] == "VIGOUR" else {"日干": check[2], where: bound}  # every slot of its walks
-    return _lore("liuren", query, f"{where}/{value}", hops[-1][3], reader, path, evidence,
+    vigour = check.relation == "VIGOUR"
+    bound = check.subject if vigour else check.object  # the transmission's branch
+    binds = {where: bound} if vigour else {"日干": check.subject, where: bound}  # every slot of its walks
+    return _lore("liuren", query, f"{where}/{value}", hops[-1].key, reader, path, evidence,
                  meaning(value, reader.props), binds)
 
 
@@ -163,15 +165,15 @@ def _fact_path(slot: str, check: tuple, hops: list, reader) -> tuple[list, list]
     """(path, evidence). VIGOUR: transmission → its vigour. KIN_BRANCH / LIFE_STAGE: transmission ←OBJECT–
     the fact –QUALIFIER→ the kin or stage, with the fact's own edge from the day stem as evidence."""
     walk = graph_walk(hops, reader.props)
-    if check[1] == "VIGOUR":
+    if check.relation == "VIGOUR":
         walk[0] = {**walk[0], "slot": slot}
         return walk, []
-    fid, src = hops[-1][3], list(hops[-1][4] or ())
+    fid, src = hops[-1].key, list(hops[-1].src or ())
     fact_node = node_json(f"Fact:{fid}", reader.props)
     path = [{**walk[2], "slot": slot},
             {"rel": "OBJECT", "chart": False, "src": src, "key": f"{fid}/object", "forward": False}, fact_node,
-            {"rel": "QUALIFIER", "chart": False, "src": src, "key": f"{fid}/q/{check[4]}", "forward": True},
-            {"node": _node(check[5], reader)}]
+            {"rel": "QUALIFIER", "chart": False, "src": src, "key": f"{fid}/q/{check.role}", "forward": True},
+            {"node": _node(check.value, reader)}]
     return path, [[{**walk[0], "slot": "日干"}, *walk[1:-1], {**walk[-1], "slot": slot}]]
 
 

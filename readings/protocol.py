@@ -148,4 +148,6 @@ def compile_condition(call: Call, vocab: Vocabulary, system: str | None = None,
     found = interned.get(key)
     if found is None:
         found = interned[key] = predicate_class(call.pred, vocab).compile(call, vocab, system, sub)
+        if hasattr(found, "serial"):  # (a node whose results the reader keeps, by this number)
+            found.serial = len(interned)
     return found

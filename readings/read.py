@@ -20,11 +20,12 @@ from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings, chart_names
+from leishen.readings.cache import Kept
 from leishen.readings.evaluate import Context, chart_decides, compile_condition
 from leishen.readings.evaluators import Batched, Case, Plain, ReadingScope, Recalled
 from leishen.readings.protocol import check_registered
 from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates
-from leishen.readings.answers import Hops, check_params
+from leishen.readings.records import Hops, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
@@ -33,8 +34,6 @@ from leishen.readings.outcomes import Recall
 from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
 from leishen.readings.trail import chart_trail
-
-MEMO_LIMIT = 50_000  # graph predicate results kept (about 50 MB); emptied past it, between readings
 
 
 class Reader(Topics, Selecting):
@@ -88,12 +87,10 @@ class Reader(Topics, Selecting):
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
-        self.cache = cache if cache is not None else backend.keeps_answers
+        self.kept = Kept(cache if cache is not None else backend.keeps_answers)  # what lasts between readings
         self.evaluator = evaluator or (None if recall else "plain")  # None: by the cache (see evaluator_now)
         self.evaluators = {"plain": Plain(self), "batched": Batched(self), "recalled": Recalled(self)}
-        self._answers: dict = {}
         self.lore_answers: dict = {}  # the lore queries' answers, when the cache is on
-        self._memo: dict = {}  # graph predicate results by bound inputs, when the cache is on
         self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
                            for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
@@ -141,22 +138,32 @@ class Reader(Topics, Selecting):
         self.topic_ids = sorted((topics | set(self.consults)) - {None})
 
     # ---- a reading's scope, context and answers -------------------------------------------------
+    @property
+    def cache(self) -> bool:
+        """Whether the backend's answers are kept from one reading to the next (:mod:`leishen.readings.cache`)."""
+        return self.kept.keeps("answers")
+
+    @cache.setter
+    def cache(self, on: bool) -> None:
+        self.kept.wanted = on
+
     def evaluator_now(self, only=None):
         """The evaluator of a reading: the one asked for, else ``recalled`` with the cache on (``plain`` for a
         ``find``'s few chosen rules), ``batched`` with it off."""
-        name = self.evaluator or ("batched" if not self.cache else "plain" if only is not None else "recalled")
+        recall = self.kept.keeps("outcomes") and only is None
+        name = self.evaluator or ("batched" if not self.cache else "recalled" if recall else "plain")
         return self.evaluators[name]
 
     def _context(self, b, topic_id: str | None) -> tuple[Context, ReadingScope]:
         """What a reading's conditions are evaluated against (with the memo when the cache is on), and its scope."""
         topics = self.topic_scope(topic_id)
         scope = self.scope_of(b.systems, topics)
-        return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=self._memo if self.cache else None,
+        return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=self.kept.memo if self.cache else None,
                        cases=scope.here, walks_of=self._walks_of), scope
 
     def _walks_of(self, ctx: Context, pattern: str, results: list) -> list:
-        """The walks of a pattern from the results of one case's REQUIRES rules (its walks through one palace,
-        for ``pattern_here``), made as a reading makes a pattern's (and kept alike)."""
+        """The pieces of a pattern's walks from the results of one case's REQUIRES rules (its walks through one
+        palace, for ``pattern_here``), made as a reading makes a pattern's (and kept alike)."""
         return self.made.pattern(pattern, results, ctx, self.slot_concepts(ctx))[1]
 
     def scope_of(self, systems: tuple, topics: frozenset, only: frozenset | None = None) -> ReadingScope:
@@ -197,7 +204,7 @@ class Reader(Topics, Selecting):
 
     def kept_answers(self) -> dict:
         """The answers kept across readings with the cache on (else a reading's own, empty at its start)."""
-        return self._answers if self.cache else {}
+        return self.kept.stores["answers"] if self.cache else {}
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops, asking the backend (in one call) those not kept."""
@@ -211,9 +218,8 @@ class Reader(Topics, Selecting):
         """The reading of a chart (JSON-able dict; see docs/readings.md). *only* limits the rules to
         those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings."""
         topic_id = self.topic_id(topic)
+        self.kept.start()
         self.made.start()
-        if len(self._memo) > MEMO_LIMIT:
-            self._memo.clear()
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx, scope = self._context(b, topic_id)
         if only is not None:

@@ -1,0 +1,84 @@
+"""What a reader keeps from one reading to the next: one owner, one budget, one switch (issue #30).
+
+Every store is a dict keyed by values (node ids, chart chains, the serial number a compiled node or a recall
+group is given when it is made), never by ``id()``. Only the stores that earn their keep are kept: each saves
+at least 10 % of a reading's time on a row of the bench (bench/README.md, "What the reader keeps"). They are:
+
+- ``answers``: ground check → its witness hops (the backend's answers depend on node ids only);
+- ``memo``: (graph leaf, its bound values) → which answer held and which argument's chain starts its witness;
+- ``outcomes``: (recall group, the numbers of the chart values its rules read) → their findings, and
+  ``("value", a chart value)`` → its number (:mod:`leishen.readings.outcomes`);
+- ``findings``: a finding's inputs → the finding, and ``pieces``: a witness → its walk
+  (:mod:`leishen.readings.findings`, :mod:`leishen.readings.walks`);
+
+The budget counts entries over every store; when a reading starts past it, every store is emptied at once (a
+finding handed out stays valid: findings are read-only). ``LEISHEN_NO_READING_CACHE=1``, or a reader made with
+``cache=False`` (a server's: each Neo4j reading asks the server), keeps nothing from one reading to the next:
+each reading has its own stores, and the readings are the same.
+"""
+
+from __future__ import annotations
+
+import os
+
+SWITCH = "LEISHEN_NO_READING_CACHE"
+BUDGET = 500_000  # entries over every store (about 250 MB at most; a long service settles far below)
+STORES = ("answers", "memo", "outcomes", "findings", "pieces")
+
+
+def switched_off() -> bool:
+    """Whether LEISHEN_NO_READING_CACHE asks that nothing be kept from one reading to the next."""
+    return os.environ.get(SWITCH, "").strip().lower() not in ("", "0", "false", "no")
+
+
+class Drop(dict):
+    """A store that keeps nothing (a store switched off by name, to measure what it earns)."""
+
+    def __setitem__(self, key, value):
+        pass
+
+    def setdefault(self, key, default=None):
+        return default
+
+    def update(self, *args, **kwargs):
+        pass
+
+
+class Kept:
+    """The stores of one reader (see the module's docstring). *on*: whether the reader keeps anything (the
+    switch is read again at each reading); :meth:`switch_off` drops one store by name (bench/caches.py)."""
+
+    def __init__(self, on: bool = True, budget: int = BUDGET):
+        self.wanted, self.budget, self.off = on, budget, set()
+        self.stores = {name: {} for name in STORES}
+
+    @property
+    def on(self) -> bool:
+        return self.wanted and not switched_off()
+
+    def keeps(self, name: str) -> bool:
+        """Whether the store *name* lasts from one reading to the next."""
+        return self.on and name not in self.off
+
+    def __getattr__(self, name: str) -> dict:
+        """A store by name: the reader's own when it keeps it, else a dict that keeps nothing."""
+        stores = self.__dict__.get("stores")
+        if stores is None or name not in stores:
+            raise AttributeError(name)
+        return stores[name] if self.keeps(name) else Drop()
+
+    def size(self) -> int:
+        return sum(len(store) for store in self.stores.values())
+
+    def start(self) -> None:
+        """Called before a reading: empties every store when they hold more than the budget."""
+        if self.size() > self.budget:
+            for store in self.stores.values():
+                store.clear()
+
+    def switch_off(self, name: str) -> None:
+        """Keep store *name* no longer (what bench/caches.py measures)."""
+        if name not in self.stores:
+            raise ValueError(f"cache: {name!r} is not one of {', '.join(self.stores)}")
+        self.off.add(name)
+        self.stores[name].clear()
