@@ -33,7 +33,7 @@ class Shared:
     def __init__(self, limit: int = LIMIT):
         self.limit, self.bounds_limit = limit, 4 * limit
         self.roots: dict[tuple, Bound] = {}
-        self.hops: dict[tuple, tuple[Bound, Bound]] = {}
+        self.hops: dict[tuple, Bound] = {}
         self.sections: dict[tuple, object] = {}
 
     def root(self, name: str, node) -> Bound:
@@ -47,15 +47,14 @@ class Shared:
         return found
 
     def hop(self, parent: Bound, rel: str, node) -> Bound:
-        """``parent.hop(rel, node)``, kept by the parent's identity: the entry holds the parent, so
-        no other object can take that identity while the entry stands."""
-        key = (id(parent), rel, node)
+        """``parent.hop(rel, node)``, kept by the parent's chain, the hop and the node."""
+        key = (parent.chain, rel, node)
         found = self.hops.get(key)
-        if found is None or found[0] is not parent:
-            found = (parent, parent.hop(rel, node))
+        if found is None:
+            found = parent.hop(rel, node)
             if len(self.hops) < self.bounds_limit:
                 self.hops[key] = found
-        return found[1]
+        return found
 
     def section(self, key: tuple, make):
         """``make()``, kept under *key* (the section's kind and every chart field *make* reads); a key

@@ -1,20 +1,26 @@
 """What a reader keeps from one reading to the next: one owner, one budget, one switch (issue #30).
 
-Every store is a dict keyed by values (node ids, chart chains, the serial number a compiled node or a recall
-group is given when it is made), never by ``id()``. Only the stores that earn their keep are kept: each saves
-at least 10 % of a reading's time on a row of the bench (bench/README.md, "What the reader keeps"). They are:
+Every store is a dict keyed by values (node ids, checks, chart chains, the serial number a compiled node or a
+recall group is given when it is made), never by ``id()``. Only the stores that earn their keep are kept: each
+saves at least 10 % of a reading's time on a row of the bench (bench/README.md, "What a reader keeps"):
 
-- ``answers``: ground check → its witness hops (the backend's answers depend on node ids only);
-- ``memo``: (graph leaf, its bound values) → which answer held and which argument's chain starts its witness;
-- ``outcomes``: (recall group, the numbers of the chart values its rules read) → their findings, and
+- ``answers``: the backend's answers — ground check → its witness hops; the relation rows (``("among",)``,
+  ``("from", node, types)``) — and the lists of lore findings made of them alone;
+- ``memo``: (graph leaf's serial, its bound values) → which answer held and which argument's chain starts its
+  witness (:mod:`leishen.readings.graph_leaf`);
+- ``outcomes``: (recall group's serial, the numbers of the chart values its rules read) → their findings, and
   ``("value", a chart value)`` → its number (:mod:`leishen.readings.outcomes`);
-- ``findings``: a finding's inputs → the finding, and ``pieces``: a witness → its walk
-  (:mod:`leishen.readings.findings`, :mod:`leishen.readings.walks`);
+- ``findings``: a finding's inputs → the finding (:mod:`leishen.readings.findings`); ``pieces``: a witness →
+  its walk, a fact → its hop, a node → its path node and meaning (:mod:`leishen.readings.walks`);
+- ``scopes``: (systems, topics, only) → the reading's scope (:meth:`Reader.scope_of`);
+- ``lore``: the lore readings' findings by their inputs, and their checks per transmission (:mod:`lore`).
 
-The budget counts entries over every store; when a reading starts past it, every store is emptied at once (a
-finding handed out stays valid: findings are read-only). ``LEISHEN_NO_READING_CACHE=1``, or a reader made with
-``cache=False`` (a server's: each Neo4j reading asks the server), keeps nothing from one reading to the next:
-each reading has its own stores, and the readings are the same.
+``answers``, ``memo`` and ``outcomes`` hold the backend's answers or what only they decide: a reader made with
+``cache=False`` (a server's: each Neo4j reading asks the server) keeps none of them, and reads with the Batched
+evaluator; the other stores depend on the graph alone and are kept on every backend. The budget counts entries
+over every store; when a reading starts past it, every store is emptied at once (a finding handed out stays
+valid: findings are read-only). ``LEISHEN_NO_READING_CACHE=1`` keeps nothing from one reading to the next
+(read at each reading); the readings are the same.
 """
 
 from __future__ import annotations
@@ -23,7 +29,9 @@ import os
 
 SWITCH = "LEISHEN_NO_READING_CACHE"
 BUDGET = 500_000  # entries over every store (about 250 MB at most; a long service settles far below)
-STORES = ("answers", "memo", "outcomes", "findings", "pieces")
+STORES = ("answers", "memo", "outcomes", "findings", "pieces", "scopes", "lore")
+#: the stores that hold the backend's answers or what is made of them alone: kept only with the answers
+ANSWERED = ("answers", "memo", "outcomes")
 
 
 def switched_off() -> bool:
@@ -45,20 +53,18 @@ class Drop(dict):
 
 
 class Kept:
-    """The stores of one reader (see the module's docstring). *on*: whether the reader keeps anything (the
-    switch is read again at each reading); :meth:`switch_off` drops one store by name (bench/caches.py)."""
+    """The stores of one reader (see the module's docstring). *answers*: whether the backend's answers are kept
+    (the ANSWERED stores); :meth:`switch_off` drops one store by name (bench/caches.py measures them so)."""
 
-    def __init__(self, on: bool = True, budget: int = BUDGET):
-        self.wanted, self.budget, self.off = on, budget, set()
+    def __init__(self, answers: bool = True, budget: int = BUDGET):
+        self.answers_kept, self.budget, self.off = answers, budget, set()
         self.stores = {name: {} for name in STORES}
-
-    @property
-    def on(self) -> bool:
-        return self.wanted and not switched_off()
 
     def keeps(self, name: str) -> bool:
         """Whether the store *name* lasts from one reading to the next."""
-        return self.on and name not in self.off
+        if name in self.off or switched_off():
+            return False
+        return name not in ANSWERED or (self.answers_kept and "answers" not in self.off)
 
     def __getattr__(self, name: str) -> dict:
         """A store by name: the reader's own when it keeps it, else a dict that keeps nothing."""

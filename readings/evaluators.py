@@ -74,6 +74,18 @@ class Answers:
         return known[check]
 
 
+def case_results(compiled: dict, rules, ctx, answers) -> tuple[list | None, int]:
+    """(the results of a pattern case's REQUIRES rules when every one holds, else None; the rules evaluated):
+    the rules are tried in order up to the first that does not hold."""
+    results = []
+    for rule in rules:
+        ok, wits, where = compiled[rule.fact].ev({}, ctx, answers)
+        if not ok:
+            return None, len(results) + 1
+        results.append(RuleResult(rule, ok, wits, where))
+    return results, len(results)
+
+
 class Plain:
     """The reference evaluator (see the module's docstring)."""
 
@@ -102,13 +114,8 @@ class Plain:
             system = case.rules[0].system
             if (system, case.pattern) in held or (maybe is not None and case.pattern not in maybe):
                 continue
-            results = []
-            for rule in case.rules:  # every rule of the case must hold: stop at the first that does not
-                ok, wits, where = r.compiled[rule.fact].ev({}, ctx, answers)
-                if not ok:
-                    break
-                results.append(RuleResult(rule, ok, wits, where))
-            else:
+            results, _ = case_results(r.compiled, case.rules, ctx, answers)
+            if results is not None:
                 found, held[(system, case.pattern)] = r.made.pattern(case.pattern, results, ctx, concepts)
                 findings += found
         return findings, held
@@ -180,10 +187,10 @@ class Batched(Plain):
         for rule in others:
             node = r.compiled[rule.fact]
             if rule.fact in r.chart_only:
-                found = node.ev({}, ctx, {})
-                if found[0]:
+                ok, wits, where = node.ev({}, ctx, {})
+                if ok:
                     kept.append(rule)
-                    early[rule.fact] = found
+                    early[rule.fact] = (ok, wits, where)
             elif node.need({}, ctx, checks) is not False:
                 kept.append(rule)
         return kept, early

@@ -54,10 +54,6 @@ class Graph(Predicate):
         for a in self.inputs:
             rd.arg(a)
 
-    def need_inputs(self, args):
-        args.extend(self.inputs)
-        return 1
-
     @classmethod
     def keys(cls, call, k):
         """``has(X, R, N)`` / ``isa(X, N)`` need X among the nodes with such an edge to N (a slot with suffixes: a

@@ -23,8 +23,8 @@ import threading
 from dataclasses import replace
 from operator import itemgetter
 
+from leishen.readings.evaluators import case_results
 from leishen.readings.predicates import Arg, slot_arg
-from leishen.readings.records import RuleResult
 
 _first = itemgetter(0)
 
@@ -206,7 +206,7 @@ class Recall:
                 unread.append((order, rule))
             else:
                 grouped.setdefault(frozenset(reads), []).append((order, rule, reads))
-        for reads in [g[3] for g in pattern_groups if g[3]] + [r for rules in grouped.values() for *_, r in rules]:
+        for reads in [r for *_, r in pattern_groups if r] + [r for rules in grouped.values() for *_, r in rules]:
             for atom, arg in reads.items():
                 atoms.setdefault(atom, arg)
         for system, pattern, _, _ in pattern_groups:
@@ -286,16 +286,11 @@ class Recall:
     def _pattern(self, pattern: str, cases: list, ctx, answers, concepts: dict) -> tuple:
         """((position of the case that held, its findings, its walks' pieces) or (), rules evaluated):
         the first case of the pattern whose every REQUIRES rule holds."""
-        compiled, tried = self.r.compiled, 0
+        tried = 0
         for position, rules in cases:
-            results = []
-            for rule in rules:
-                tried += 1
-                ok, wits, where = compiled[rule.fact].ev({}, ctx, answers)
-                if not ok:
-                    break
-                results.append(RuleResult(rule, ok, wits, where))
-            else:
+            results, n = case_results(self.r.compiled, rules, ctx, answers)
+            tried += n
+            if results is not None:
                 return (position, *self.r.made.pattern(pattern, results, ctx, concepts)), tried
         return (), tried
 

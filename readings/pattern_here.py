@@ -136,7 +136,7 @@ def _tree_palaces(tree: Predicate, ctx: Context, answers) -> dict | None:
     if not (hasattr(tree, "instances") and tree.pred in ("some", "at")):
         return None
     inst = tree.instances({}, ctx)
-    if not inst or "宮" not in inst[0][1]:  # (an instance: (key, its local slots))
+    if not inst or any("宮" not in local for _, local in inst[:1]):  # (an instance: (key, its local slots))
         return None
     found = {}
     for key, local in inst:

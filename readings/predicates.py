@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from leishen.loaders.conditions import Call, Slot, Sym, Vocabulary
 from leishen.readings.bindings import LODGES, PLATE_OVER, RIDDEN_BY, Bindings, Bound
-from leishen.readings.protocol import FAIL, Predicate, register, unique_args
+from leishen.readings.protocol import FAIL, Predicate, holds, register, unique_args
 from leishen.readings.records import WalkWitness
 
 
@@ -177,7 +177,7 @@ class PatternLeaf(Predicate):
     def need(self, env, ctx, out):
         if self.id in ctx.undecided:  # its REQUIRES rules' checks are collected with them
             return None
-        return self.ev(env, ctx, {})[0]
+        return holds(self, env, ctx, {})
 
     def reads(self, rd):
         rd.atom(("pattern", self.system, self.id))
@@ -262,10 +262,6 @@ class Eq(ChartLeaf):
             return (True, [((m, bound.chain[0][1]),) for m in hits], []) if hits else FAIL
         return (True, [bound.chain], []) if value in self.wanted else FAIL
 
-    def need_inputs(self, args):
-        args.extend(a for a in (self.first, self.second) if a is not None and a.slot is not None)
-        return 0
-
     @classmethod
     def keys(cls, call, k):
         args = call.args
@@ -290,10 +286,6 @@ class Same(ChartLeaf):
             return FAIL
         other, obound = self.second.get(env, b)
         return (True, _chain(bound) + _chain(obound), []) if other == value else FAIL
-
-    def need_inputs(self, args):
-        args.extend(a for a in (self.first, self.second) if a.slot is not None)
-        return 0
 
     @classmethod
     def keys(cls, call, k):

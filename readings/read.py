@@ -21,7 +21,7 @@ from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings, chart_names
 from leishen.readings.cache import Kept
-from leishen.readings.evaluate import Context, chart_decides, compile_condition
+from leishen.readings.evaluate import Context, compile_condition
 from leishen.readings.evaluators import Batched, Case, Plain, ReadingScope, Recalled
 from leishen.readings.protocol import check_registered
 from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates
@@ -29,7 +29,6 @@ from leishen.readings.records import Hops, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
 from leishen.readings.lore import (leixiang_findings, lore_checks, lore_findings, relation_findings, relation_rows,
                                    shensha_findings, slot_relations)
-from leishen.readings.lore_cache import lore_store
 from leishen.readings.outcomes import Recall
 from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
@@ -68,7 +67,7 @@ class Reader(Topics, Selecting):
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
         interned: dict = {}  # equal conditions (and parts) compiled once: one node, one memo
         self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system, interned) for r in self.data.rules}
-        self.chart_only = frozenset(f for f, node in self.compiled.items() if chart_decides(node))
+        self.chart_only = frozenset(f for f, node in self.compiled.items() if node.chart_decided())
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
         self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
         for r in self.requires:
@@ -90,13 +89,11 @@ class Reader(Topics, Selecting):
         self.kept = Kept(cache if cache is not None else backend.keeps_answers)  # what lasts between readings
         self.evaluator = evaluator or (None if recall else "plain")  # None: by the cache (see evaluator_now)
         self.evaluators = {"plain": Plain(self), "batched": Batched(self), "recalled": Recalled(self)}
-        self.lore_answers: dict = {}  # the lore queries' answers, when the cache is on
         self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
                            for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self.made = Made(self)
-        self._scopes: dict = {}
         self._pool = None  # the worker threads that ask a server the relation queries (_ask_relations)
         self._pool_lock = threading.Lock()
         self.recall = Recall(self)  # outcomes recalled by what they read (the recalled evaluator)
@@ -145,7 +142,7 @@ class Reader(Topics, Selecting):
 
     @cache.setter
     def cache(self, on: bool) -> None:
-        self.kept.wanted = on
+        self.kept.answers_kept = on
 
     def evaluator_now(self, only=None):
         """The evaluator of a reading: the one asked for, else ``recalled`` with the cache on (``plain`` for a
@@ -164,13 +161,15 @@ class Reader(Topics, Selecting):
     def _walks_of(self, ctx: Context, pattern: str, results: list) -> list:
         """The pieces of a pattern's walks from the results of one case's REQUIRES rules (its walks through one
         palace, for ``pattern_here``), made as a reading makes a pattern's (and kept alike)."""
-        return self.made.pattern(pattern, results, ctx, self.slot_concepts(ctx))[1]
+        _, pieces = self.made.pattern(pattern, results, ctx, self.slot_concepts(ctx))
+        return pieces
 
     def scope_of(self, systems: tuple, topics: frozenset, only: frozenset | None = None) -> ReadingScope:
         """The :class:`ReadingScope` of a reading of these systems and topics (kept per such pair; with *only*,
         the cases and rules of those facts alone)."""
         key = (systems, topics, only)
-        found = self._scopes.get(key)
+        store = self.kept.scopes
+        found = store.get(key)
         if found is None:
             if only is not None:
                 full = self.scope_of(systems, topics)
@@ -178,7 +177,7 @@ class Reader(Topics, Selecting):
                                       others=tuple(r for r in full.others if r.fact in only), only=only)
             else:
                 found = self._make_scope(systems, topics)
-            self._scopes[key] = found
+            store[key] = found
         return found
 
     def _make_scope(self, systems: tuple, topics: frozenset) -> ReadingScope:
@@ -262,14 +261,6 @@ class Reader(Topics, Selecting):
             self.evaluators["batched"].collect(ctx, scope, checks)
         return checks
 
-    def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
-        """Ask the backend, in one call, every ground check the readings of these charts under these
-        topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
-        checks = self.checks_of(charts, topics)
-        self.cache = True
-        self.answer(checks)
-        return len(checks)
-
     # ---- the reading's JSON and its lore --------------------------------------------------------
     def _lore_findings(self, b, topic_id, answers, lore: dict, relations: tuple) -> list[dict]:
         """The kin / stages / vigour, 刑 沖 破 害 合, 神煞 and 類神 findings, with the school options."""
@@ -298,7 +289,6 @@ class Reader(Topics, Selecting):
         (a Future of :meth:`_relations`); else None, and they are asked in turn."""
         if not self.backend.concurrent_reads:
             return None
-        lore_store(self)  # made here, so the worker never makes it too
         with self._pool_lock:  # readings made at once (the HTTP service's threads) share one pool
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="leishen-relations")

@@ -114,3 +114,33 @@ def check_params(checks) -> tuple[list, list[dict], list[dict]]:
             facts.append({"id": i, "relation": c.relation, "subject": c.subject, "object": c.object, "role": c.role,
                           "value": c.value, "via_types": [t for t, _ in c.via], "via_dirs": [d for _, d in c.via]})
     return order, paths, facts
+
+
+class FactGroup(NamedTuple):
+    """The kin / stages / vigour checks of one transmission: *key* (slot, day stem, branch, season); *checks*:
+    (query, slot, value) → check."""
+
+    key: tuple
+    checks: dict
+
+
+class LoreChecks(dict):
+    """The lore readings' checks of a reading: (query, slot, value) → the ground check that decides it, and
+    ``groups``: the :class:`FactGroup` of each transmission they come from."""
+
+    __slots__ = ("groups",)
+
+    def __init__(self):
+        super().__init__()
+        self.groups: tuple = ()
+
+
+class SlotRows(list):
+    """The rows of ``relations_from`` for a reading; ``key`` = (node ids, types) when they are the reader's kept
+    answers (cache on), so what is made of them can be kept by that key; else None."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, rows, key: tuple | None = None):
+        super().__init__(rows)
+        self.key = key

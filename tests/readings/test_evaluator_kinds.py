@@ -61,10 +61,6 @@ class Clashes(Predicate):
         for a in self.ends:
             rd.arg(a)
 
-    def need_inputs(self, args):
-        args.extend(a for a in self.ends if a.slot is not None)
-        return 1
-
     def slot_args(self):
         return unique_args(self.ends)
 
