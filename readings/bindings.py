@@ -29,7 +29,7 @@ from leishen.engine.calendar import BRANCHES, STEMS, sexagenary_index
 from leishen.engine.liuren.tables import STEM_LODGING
 from leishen.engine.qimen.plate import xun_of_hour
 from leishen.loaders.conditions import TRANSMISSIONS
-from leishen.readings.bounds import LIMIT, Bound, Shared  # noqa: F401
+from leishen.readings.bounds import Bound, Shared  # noqa: F401
 
 #: the engine's 課體 names that are a case of a pattern the texts name: 進茹 and 退茹 (三傳 of consecutive
 #: branches, forwards or backwards) are the two directions of 連茹 (聯茹, 002:91 002:179)
@@ -71,9 +71,9 @@ _EMPTY = frozenset()
 
 class Lexicon:
     """Node ids by (label, name or alias), from the graph records, and the :class:`Shared` pieces of
-    the charts bound with it."""
+    the charts bound with it (kept in *kept*, the reader's stores)."""
 
-    def __init__(self, nodes):
+    def __init__(self, nodes, kept):
         self.index: dict[tuple[str, str], str] = {}
         self.props: dict[str, dict] = {}
         self._by_label: dict[str, dict[str, str]] = {}
@@ -83,7 +83,7 @@ class Lexicon:
             self.props[node.id] = node.props
             for name in (node.props["name"], *node.props.get("aliases", ())):
                 self.index.setdefault((node.label, name), node.id)
-        self.shared = Shared()
+        self.shared = Shared(kept)
         self.branch_order = {self.id("Branch", name): i for i, name in enumerate(BRANCHES)}
         self.palaces = {num: self.id("Palace", name) for num, name in PALACE_NAMES.items()}
         self.qimen_cell = [(local, field_name, self.ids(label), HOSTS[local])
@@ -115,8 +115,7 @@ def chart_names(chart: dict, lex: Lexicon) -> dict[str, str]:
 def _root(s: dict, lex: Lexicon, name: str, node) -> None:
     """Bind the chart-level slot *name* to *node* (a node id, number, or non-empty set), if any."""
     if node is not None and node != _EMPTY:
-        found = lex.shared.roots.get((name, node))
-        s[name] = found if found is not None else lex.shared.root(name, node)
+        s[name] = lex.shared.root(name, node)
 
 
 def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:

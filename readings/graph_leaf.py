@@ -21,7 +21,7 @@ class Graph(Predicate):
     parts), decided by the backend's answers; the witness starts with the chart hops of its slot. Every
     vocabulary row ``decided_by = "graph"`` with a ``path`` or a ``fact`` template is one of these."""
 
-    __slots__ = ("pred", "ends", "rel", "template", "spec", "fact_parts", "via", "witness_args", "_checks", "inputs",
+    __slots__ = ("pred", "ends", "rel", "template", "spec", "fact_parts", "via", "witness_args", "inputs",
                  "end_inputs", "serial")
     decided_by = "graph"
 
@@ -40,7 +40,6 @@ class Graph(Predicate):
             named = [a for k, part in zip(("subject", "object"), self.fact_parts)  # chart slots the definition names
                      if not str(self.spec[k]).startswith("$") for a in part]
         self.witness_args = [a for a in self.ends if a.slot is not None] + named  # witnesses start / end here
-        self._checks: dict = {}
         self.serial = None  # its number among a reader's compiled nodes (the key of what the reader keeps of it)
         every = {id(a): a for a in (*self.ends, *(a for part in self.fact_parts for a in part))}
         self.inputs = [a for a in every.values() if a.slot is not None]  # what a result depends on
@@ -97,17 +96,9 @@ class Graph(Predicate):
             a, z = self.ends[0].value(env, b), self.ends[1].value(env, b)
             if not isinstance(a, str) or not isinstance(z, str):
                 return []
-            key = (a, z)
-            found = self._checks.get(key)
-            if found is None:
-                found = self._checks[key] = [PathCheck("path", a, self._steps(a, z, ctx.labels), z)]
-            return found
+            return [PathCheck("path", a, self._steps(a, z, ctx.labels), z)]
         subject, obj, values = (tuple([x.value(env, b) for x in part]) for part in self.fact_parts)
-        key = (subject, obj, values)
-        found = self._checks.get(key)
-        if found is None:
-            found = self._checks[key] = self._fact_checks(subject, obj, values, ctx.labels)
-        return found
+        return self._fact_checks(subject, obj, values, ctx.labels)
 
     def _fact_checks(self, subject: tuple, obj: tuple, values: tuple, labels: dict) -> list[tuple]:
         """The fact checks of these subject, object and value nodes (each combination of str ids)."""

@@ -58,7 +58,8 @@ class Reader(Topics, Selecting):
         check_registered(self.vocab)  # every predicate row has its evaluator class (else: file, row, column)
         self.data_schema = load_schema()
         self.facts = {f.id: f for f in self.data.facts}
-        self.lex = Lexicon(self.data.nodes)
+        self.kept = Kept(cache if cache is not None else backend.keeps_answers)  # what lasts between readings
+        self.lex = Lexicon(self.data.nodes, self.kept)
         self.props = dict(self.lex.props)
         self.props.update((n.id, n.props) for n in self.data.nodes if n.label == "Fact")  # names of Fact nodes in paths
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
@@ -86,7 +87,6 @@ class Reader(Topics, Selecting):
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
-        self.kept = Kept(cache if cache is not None else backend.keeps_answers)  # what lasts between readings
         self.evaluator = evaluator or (None if recall else "plain")  # None: by the cache (see evaluator_now)
         self.evaluators = {"plain": Plain(self), "batched": Batched(self), "recalled": Recalled(self)}
         self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
