@@ -22,11 +22,6 @@ from leishen.readings.walks import (Piece, Pieces, chain_walk, fact_hop, graph_w
 POLARITY_MARKS = ("吉", "凶", "平", "混")
 
 
-def path_nodes(walk: list) -> list[str]:
-    """The node ids a walk passes, in order."""
-    return [h["node"]["id"] for h in walk if "node" in h]
-
-
 def finding(*, finding_id: str, system: str, topic: str | None, query: str, rule: dict,
             polarity: str | None, judgment: str, bindings: dict, path: list, evidence: list,
             meaning: dict | None, src: list, variant: str | None, options: dict) -> dict:
