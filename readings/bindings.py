@@ -115,7 +115,8 @@ def chart_names(chart: dict, lex: Lexicon) -> dict[str, str]:
 def _root(s: dict, lex: Lexicon, name: str, node) -> None:
     """Bind the chart-level slot *name* to *node* (a node id, number, or non-empty set), if any."""
     if node is not None and node != _EMPTY:
-        s[name] = lex.shared.root(name, node)
+        found = lex.shared.kept.bounds.get((name, node))
+        s[name] = found if found is not None else lex.shared.root(name, node)
 
 
 def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:

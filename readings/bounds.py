@@ -32,7 +32,7 @@ class Shared:
 
     def root(self, name: str, node) -> Bound:
         """``Bound(node, ((node, name),))``: the slot *name* bound to *node* with no hop."""
-        store, key = self.kept.bounds, ("root", name, node)
+        store, key = self.kept.bounds, (name, node)  # (no other key of the store is a pair)
         found = store.get(key)
         if found is None:
             found = store[key] = Bound(node, ((node, name),))

@@ -22,7 +22,7 @@ saves at least 10 % of a reading's time on a row of the bench (bench/README.md, 
 evaluator; the other stores depend on the graph alone and are kept on every backend. The budget counts entries
 over every store; when a reading starts past it, every store is emptied at once (a finding handed out stays
 valid: findings are read-only). ``LEISHEN_NO_READING_CACHE=1`` keeps nothing from one reading to the next
-(read at each reading); the readings are the same.
+(read when a reader is made or loaded); the readings are the same.
 """
 
 from __future__ import annotations
@@ -55,28 +55,35 @@ class Drop(dict):
 
 
 class Kept:
-    """The stores of one reader (see the module's docstring). *answers*: whether the backend's answers are kept
-    (the ANSWERED stores); :meth:`switch_off` drops one store by name (bench/caches.py measures them so)."""
+    """The stores of one reader (see the module's docstring), each an attribute of its name (``kept.answers`` …):
+    the reader's own dict when it keeps that store, else a dict that keeps nothing. *answers*: whether the
+    backend's answers are kept (the ANSWERED stores). The switch is read when the reader is made or loaded from
+    the disk cache; :meth:`switch_off` drops one store by name (bench/caches.py measures them so)."""
 
     def __init__(self, answers: bool = True, budget: int = BUDGET):
         self.answers_kept, self.budget, self.off = answers, budget, set()
         self.stores = {name: {} for name in STORES}
+        self.refresh()
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.refresh()
 
     def keeps(self, name: str) -> bool:
         """Whether the store *name* lasts from one reading to the next."""
-        if name in self.off or switched_off():
+        if name in self.off or self.switched:
             return False
         return name not in ANSWERED or (self.answers_kept and "answers" not in self.off)
 
-    def __getattr__(self, name: str) -> dict:
-        """A store by name: the reader's own when it keeps it, else a dict that keeps nothing."""
-        stores = self.__dict__.get("stores")
-        if stores is None or name not in stores:
-            raise AttributeError(name)
-        return stores[name] if self.keeps(name) else Drop()
+    def refresh(self) -> None:
+        """Read the switch and set each store's attribute (and ``answers_on``: whether answers are kept)."""
+        self.switched = switched_off()
+        for name, store in self.stores.items():
+            setattr(self, name, store if self.keeps(name) else Drop())
+        self.answers_on = self.keeps("answers")
 
     def size(self) -> int:
-        return sum(len(store) for store in self.stores.values())
+        return sum(map(len, self.stores.values()))
 
     def start(self) -> None:
         """Called before a reading: empties every store when they hold more than the budget."""
@@ -90,3 +97,4 @@ class Kept:
             raise ValueError(f"cache: {name!r} is not one of {', '.join(self.stores)}")
         self.off.add(name)
         self.stores[name].clear()
+        self.refresh()

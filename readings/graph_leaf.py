@@ -169,7 +169,7 @@ class Graph(Predicate):
         return FAIL
 
     def _shape(self, env, ctx, answers, bounds) -> tuple | None:
-        """What ``_decide`` found, without this chart's chains: () (false); ("same",) (identity of two
+        """What ``_decide`` found, without this chart's chains: () (false); ("same", None …) (identity of two
         phases); or ("graph", hops, start, end, qualifier): the index among the inputs of the argument whose
         chain starts the witness, the slot it ends at, the qualifier hop with the index of its chain."""
         ok, wits, _ = self._decide(env, ctx, answers)
@@ -177,7 +177,7 @@ class Graph(Predicate):
             return ()
         first = wits[0]
         if not isinstance(first, GraphWitness):
-            return ("same",)
+            return ("same", None, None, None, None)
         chains = [bd.chain if bd is not None else None for bd in bounds]
         index = (lambda c: None if c is None else chains.index(c))  # noqa: E731
         qualifier = wits[1]._replace(chain=index(wits[1].chain)) if len(wits) > 1 else None
@@ -187,10 +187,9 @@ class Graph(Predicate):
         """The result of ``_decide`` from a memoised shape and this chart's bound inputs."""
         if not shape:
             return FAIL
-        kind, *rest = shape
+        kind, hops, start, end, qualifier = shape
         if kind == "same":
             return True, [bounds[i].chain for i in self.end_inputs if bounds[i] is not None], []
-        hops, start, end, qualifier = rest
         wits = [GraphWitness("graph", hops, None if start is None else bounds[start].chain, end)]
         if qualifier is not None:
             wits.append(qualifier._replace(chain=None if qualifier.chain is None else bounds[qualifier.chain].chain))

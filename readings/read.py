@@ -138,16 +138,17 @@ class Reader(Topics, Selecting):
     @property
     def cache(self) -> bool:
         """Whether the backend's answers are kept from one reading to the next (:mod:`leishen.readings.cache`)."""
-        return self.kept.keeps("answers")
+        return self.kept.answers_on
 
     @cache.setter
     def cache(self, on: bool) -> None:
         self.kept.answers_kept = on
+        self.kept.refresh()
 
     def evaluator_now(self, only=None):
         """The evaluator of a reading: the one asked for, else ``recalled`` with the cache on (``plain`` for a
         ``find``'s few chosen rules), ``batched`` with it off."""
-        recall = self.kept.keeps("outcomes") and only is None
+        recall = only is None and self.kept.keeps("outcomes")
         name = self.evaluator or ("batched" if not self.cache else "recalled" if recall else "plain")
         return self.evaluators[name]
 
@@ -241,6 +242,7 @@ class Reader(Topics, Selecting):
         ``pattern(P)`` holds where a reading finds P. ConditionError when the condition is malformed."""
         call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
                                        system_hint=system or "liuren", vocab=self.vocab)
+        self.kept.start()
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx, scope = self._context(b, self.topic_id(topic))
         self.made.start()
