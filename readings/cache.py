@@ -13,7 +13,6 @@ saves at least 10 % of a reading's time on a row of the bench (bench/README.md, 
 - ``findings``: a finding's inputs → the finding (:mod:`leishen.readings.findings`); ``pieces``: a witness →
   its walk, a fact → its hop, a node → its path node and meaning (:mod:`leishen.readings.walks`);
 - ``scopes``: (systems, topics, only) → the reading's scope (:meth:`Reader.scope_of`);
-- ``lore``: the lore readings' findings by their inputs, and their checks per transmission (:mod:`lore`);
 - ``bounds``: one Bound per (slot, node) and per hop, and the bound sections of a chart — a plate with its
   generals, a Qimen layout, a Nine Star plate — by the chart fields they read (:mod:`leishen.readings.bounds`).
 
@@ -31,7 +30,7 @@ import os
 
 SWITCH = "LEISHEN_NO_READING_CACHE"
 BUDGET = 600_000  # entries over every store: about 340 MB at most (measured: 490,000 entries, 280 MB, after 4,000 readings of every topic)
-STORES = ("answers", "memo", "outcomes", "findings", "pieces", "scopes", "lore", "bounds")
+STORES = ("answers", "memo", "outcomes", "findings", "pieces", "scopes", "bounds")
 #: the stores that hold the backend's answers or what is made of them alone: kept only with the answers
 ANSWERED = ("answers", "memo", "outcomes")
 

@@ -9,8 +9,8 @@
 
 Each is grounded into the same checks as the rules' graph predicates (one backend call answers the
 rules and these together), and each finding's path is the real edge that decided it. A finding is made
-once per input it depends on and handed out again (findings are read-only), from the reader's ``lore`` store;
-the relation rows and what is made of them alone, from its ``answers`` store (:mod:`leishen.readings.cache`).
+with the reader's cache on, the relation rows and the lists of findings made of the answers alone are kept in its
+``answers`` store (:mod:`leishen.readings.cache`) and handed out again (findings are read-only).
 """
 
 from __future__ import annotations
@@ -40,16 +40,15 @@ def kept(store: dict, key: tuple, make, *args):
 
 def lore_checks(reader, b) -> LoreChecks:
     """(query, slot or pair, value) → the ground check that decides it (a dict that also names the
-    :class:`FactGroup` of each transmission, kept per transmission: they depend on node ids only)."""
+    :class:`FactGroup` of each transmission)."""
     out = LoreChecks()
     s = b.slots
     if "liuren" in b.systems and "日干" in s:
-        store, day = reader.kept.lore, s["日干"].value
+        day = s["日干"].value
         season = s["季節"].value if "季節" in s else None
         for name in TRANSMISSIONS:
             if name in s:
-                group = kept(store, ("group", name, day, s[name].value, season), _fact_group, reader,
-                             (name, day, s[name].value, season))
+                group = _fact_group(reader, (name, day, s[name].value, season))
                 out.update(group.checks)
                 out.groups += (group,)
     return out
@@ -105,12 +104,8 @@ def relation_findings(reader, b, rows: list) -> list[dict]:
 
 
 def _pair_findings(reader, system: str, x: str, y: str, matches: list) -> list[tuple[int, dict]]:
-    """(row order, finding) of each relation between slots x and y (each finding kept by the slots and
-    the row)."""
-    store = reader.kept.lore
-    return [(order, kept(store, ("relation", system, x, y, forward, row["fact"], row["type"], row["source"]["id"],
-                                 row["target"]["id"]), _relation_finding, reader, system, x, y, forward, row))
-            for order, forward, row in matches]
+    """(row order, finding) of each relation between slots x and y."""
+    return [(order, _relation_finding(reader, system, x, y, forward, row)) for order, forward, row in matches]
 
 
 def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: dict) -> dict:
@@ -141,13 +136,12 @@ def lore_findings(reader, b, answers: dict, checks: LoreChecks) -> list[dict]:
 
 def _group_findings(reader, group: FactGroup, answers) -> list[tuple[str, dict]]:
     """(sort key: the repr of (query, slot, value), finding) of each check of a transmission that holds
-    (each finding kept by its slot, check and witness)."""
-    store, out = reader.kept.lore, []
+    """
+    out = []
     for (query, where, value), check in group.checks.items():
         hops = answers.get(check)
         if hops:
-            found = kept(store, ("fact", where, check, hops.key), _fact_finding, reader, query, where, value, check, hops)
-            out.append((repr((query, where, value)), found))
+            out.append((repr((query, where, value)), _fact_finding(reader, query, where, value, check, hops)))
     return out
 
 
@@ -203,7 +197,7 @@ PLACE_SLOTS = {place: {"干上": "課1上", "支上": "課3上"}.get(place, plac
 def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
     """(the domains *topic* consults, node → chain of 初傳 and of the general riding it), or no chains
     when the reading has no 類神 to read."""
-    domains = kept(reader.kept.lore, ("domains", topic), _domains, reader, topic)
+    domains = _domains(reader, topic)
     first = b.slots.get("初傳")
     if not domains or first is None or "liuren" not in b.systems:
         return frozenset(), {}
@@ -283,9 +277,9 @@ def leixiang_findings(reader, b, topic: str | None, rows: SlotRows) -> list[dict
 
 
 def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: list[dict]) -> list[dict]:
-    """The 類象 rows from a chain's node in one of *domains*, as findings (each kept by its row, chain
-    and topic name: a reading of every topic names the first topic that consults the row's domain)."""
-    store, out = reader.kept.lore, []
+    """The 類象 rows from a chain's node in one of *domains*, as findings (a reading of every topic names the
+    first topic that consults the row's domain)."""
+    out = []
     for row in rows:
         source = row["source"]["id"]
         if row["type"] not in LEIXIANG_TYPES or source not in chains:
@@ -297,13 +291,11 @@ def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: l
         if fact is None or fact.when or (fact.variant and not reader.variants):  # a variant row: only when asked
             continue
         if topic == "*":
-            first = kept(store, ("first topic", category), lambda c: next(t for t, d in reader.consults.items()
-                                                                           if c in d), category)
+            first = next(t for t, d in reader.consults.items() if category in d)
             name = reader.props[first]["name"]
         else:
             name = reader.props[topic]["name"]
-        key = ("leixiang", row["fact"], row["type"], source, row["target"]["id"], chains[source], name)
-        out.append(kept(store, key, _leixiang_finding, reader, row, chains[source], name))
+        out.append(_leixiang_finding(reader, row, chains[source], name))
     return out
 
 
@@ -321,7 +313,6 @@ def shensha_findings(reader, b, rows: SlotRows) -> list[dict]:
     """The 旬中神煞 of the chart's 旬 (儀 丁 奇 閉口 五亡 …, 002:147) where they count: on a place of
     000:3 / 000:23 (干上 支上 三傳 占時 本命). Path: 旬 –XUN_SHENSHA→ the branch, at its slot. In row
     order, then place order; with the reader's cache on, the rows' index is kept by the rows' key."""
-    store = reader.kept.lore
     if getattr(rows, "key", None) is not None:
         index = kept(reader.kept.answers, ("shensha", rows.key), _shensha_index, rows)
     else:
@@ -335,8 +326,7 @@ def shensha_findings(reader, b, rows: SlotRows) -> list[dict]:
     out = []
     for _, _, place, row in sorted(found, key=lambda item: item[:2]):
         xun = b.slots["旬"].value
-        key = ("shensha", place, xun, row["fact"], row["type"], row["source"]["id"], row["target"]["id"])
-        out.append(kept(store, key, _shensha_finding, reader, place, xun, row))
+        out.append(_shensha_finding(reader, place, xun, row))
     return out
 
 

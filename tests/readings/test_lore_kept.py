@@ -1,6 +1,6 @@
-"""What a reader keeps of the lore readings (its ``lore`` and ``answers`` stores, readings/cache.py): a finding
-handed out again is the one the reading would make afresh; without the cache every reading still asks the
-backend; the stores are the reader's own."""
+"""What a reader keeps of the lore readings (its ``answers`` store, readings/cache.py: the relation rows and the
+lists of findings made of them): a finding handed out again is the one the reading would make afresh; without
+the cache every reading still asks the backend; the store is the reader's own."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_a_kept_finding_is_the_one_made_afresh():
     fresh = []
     for chart in later:
         for topic in TOPICS:
-            r.kept.stores["lore"].clear()
+            r.kept.stores["answers"].clear()
             fresh.append(_lore(r.read(chart, topic=topic)))
     assert kept == fresh
     assert sum(len(f) for f in kept) > 30 * len(TOPICS)  # kin, stages, vigour at least, for each reading
@@ -72,12 +72,9 @@ def test_without_the_cache_each_reading_asks_the_backend(asking):
         assert asked.count("relations_among") == asked.count("relations_from") == wanted, asked
 
 
-def test_the_stores_are_the_readers_own(asking):
-    """A reader keeps its lore findings whatever the cache (they depend on the graph alone), the answers only with
-    the cache on; the stores are not another reader's."""
+def test_the_answers_are_the_readers_own(asking):
+    """A reader keeps the relation rows and the lore lists only with the cache on, in a store of its own."""
     r = reader()
     for each in (asking, r):
         each.read(_charts(1, seed=24)[0], topic="*")
-    assert asking.kept.stores["lore"] and r.kept.stores["lore"]
-    assert asking.kept.stores["lore"] is not r.kept.stores["lore"]
-    assert not asking.kept.stores["answers"] and r.kept.stores["answers"]
+    assert ("among",) in r.kept.stores["answers"] and not asking.kept.stores["answers"]
