@@ -47,7 +47,7 @@ def _kept(store, corpus=None) -> Reader:
         build.keep_graph(source, entry["data"])
         return entry["reader"]
     made = Reader(store, corpus)
-    store.ensure_loaded()  # stored before any reading: what a reading keeps by id() would not survive a load
+    store.ensure_loaded()  # stored before any reading: what the reader keeps between readings is made in each process
     diskcache.store("reader", key, {"data": made.data, "graph": store.graph, "reader": made}, shared={"backend": store})
     return made
 

@@ -27,7 +27,7 @@ from leishen.engine.calendar import BRANCHES, STEMS, sexagenary_index
 from leishen.engine.liuren.tables import STEM_LODGING
 from leishen.engine.qimen.plate import xun_of_hour
 from leishen.loaders.conditions import TRANSMISSIONS
-from leishen.readings.bounds import LIMIT, Bound, Shared  # noqa: F401
+from leishen.readings.bounds import Bound, Shared  # noqa: F401
 from leishen.readings.deity_names import DEITY_NAME, deity_name
 from leishen.readings.standard import (OPTION, bind_shensha, default_facts, nayin_hop, nayin_names,
                                        standard_tables, tables_on)
@@ -72,9 +72,9 @@ _EMPTY = frozenset()
 
 class Lexicon:
     """Node ids by (label, name or alias), from the graph records, and the :class:`Shared` pieces of
-    the charts bound with it."""
+    the charts bound with it (kept in *kept*, the reader's stores)."""
 
-    def __init__(self, nodes, facts=None):  # facts: those of the default graph when not given
+    def __init__(self, nodes, kept, facts=None):  # facts: those of the default graph when not given
         self.standard = standard_tables(default_facts() if facts is None else facts)  # ontology/facts/std/ rows
         self.index: dict[tuple[str, str], str] = {}
         self.props: dict[str, dict] = {}
@@ -85,7 +85,7 @@ class Lexicon:
             self.props[node.id] = node.props
             for name in (node.props["name"], *node.props.get("aliases", ())):
                 self.index.setdefault((node.label, name), node.id)
-        self.shared = Shared()
+        self.shared = Shared(kept)
         self.branch_order = {self.id("Branch", name): i for i, name in enumerate(BRANCHES)}
         self.palaces = {num: self.id("Palace", name) for num, name in PALACE_NAMES.items()}
         self.qimen_cell = [(local, field_name, self.ids(label), HOSTS[local])
@@ -117,7 +117,7 @@ def chart_names(chart: dict, lex: Lexicon) -> dict[str, str]:
 def _root(s: dict, lex: Lexicon, name: str, node) -> None:
     """Bind the chart-level slot *name* to *node* (a node id, number, or non-empty set), if any."""
     if node is not None and node != _EMPTY:
-        found = lex.shared.roots.get((name, node))
+        found = lex.shared.kept.bounds.get((name, node))
         s[name] = found if found is not None else lex.shared.root(name, node)
 
 

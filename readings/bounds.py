@@ -18,54 +18,42 @@ class Bound:
         return Bound(node, self.chain + ((rel, node),))
 
 
-LIMIT = 4096  #: sections :class:`Shared` keeps at most, by default (and four times as many Bounds)
-
-
 class Shared:
-    """What the charts bound with one Lexicon have in common: one Bound per (slot, node) and per hop
-    from a shared Bound, and the bound sections already seen, by the exact chart fields they read.
-    The sections stop growing at *limit* entries, the Bounds (far smaller) at four times as many; with
-    the default school options, charts have about 2,600 distinct sections, 3,500 hops and 430 roots
-    (some 14 MB in all). ``limit=0`` keeps nothing: every chart is bound anew."""
+    """What the charts bound with one Lexicon have in common, kept in the reader's ``bounds`` store
+    (:mod:`leishen.readings.cache`): one Bound per (slot, node) and per hop from a shared Bound, and the bound
+    sections already seen (a Liu Ren plate with its generals, a Qimen layout, a Nine Star plate), by the exact
+    chart fields they read. With the default school options, charts have about 2,600 distinct sections, 3,500
+    hops and 430 roots (some 14 MB in all)."""
 
-    __slots__ = ("limit", "bounds_limit", "roots", "hops", "sections")
+    __slots__ = ("kept",)
 
-    def __init__(self, limit: int = LIMIT):
-        self.limit, self.bounds_limit = limit, 4 * limit
-        self.roots: dict[tuple, Bound] = {}
-        self.hops: dict[tuple, tuple[Bound, Bound]] = {}
-        self.sections: dict[tuple, object] = {}
+    def __init__(self, kept):
+        self.kept = kept
 
     def root(self, name: str, node) -> Bound:
         """``Bound(node, ((node, name),))``: the slot *name* bound to *node* with no hop."""
-        key = (name, node)
-        found = self.roots.get(key)
+        store, key = self.kept.bounds, (name, node)  # (no other key of the store is a pair)
+        found = store.get(key)
         if found is None:
-            found = Bound(node, ((node, name),))
-            if len(self.roots) < self.bounds_limit:
-                self.roots[key] = found
+            found = store[key] = Bound(node, ((node, name),))
         return found
 
     def hop(self, parent: Bound, rel: str, node) -> Bound:
-        """``parent.hop(rel, node)``, kept by the parent's identity: the entry holds the parent, so
-        no other object can take that identity while the entry stands."""
-        key = (id(parent), rel, node)
-        found = self.hops.get(key)
-        if found is None or found[0] is not parent:
-            found = (parent, parent.hop(rel, node))
-            if len(self.hops) < self.bounds_limit:
-                self.hops[key] = found
-        return found[1]
+        """``parent.hop(rel, node)``, kept by the parent's chain, the hop and the node."""
+        store, key = self.kept.bounds, ("hop", parent.chain, rel, node)
+        found = store.get(key)
+        if found is None:
+            found = store[key] = parent.hop(rel, node)
+        return found
 
     def section(self, key: tuple, make):
         """``make()``, kept under *key* (the section's kind and every chart field *make* reads); a key
         that cannot be hashed (a typed-in chart with a list where a name belongs) is not kept."""
+        store = self.kept.bounds
         try:
-            found = self.sections.get(key)
+            found = store.get(key)
         except TypeError:
             return make()
         if found is None:
-            found = make()
-            if len(self.sections) < self.limit:
-                self.sections[key] = found
+            found = store[key] = make()
         return found

@@ -24,7 +24,7 @@ from leishen.readings.graph_leaf import Graph  # noqa: F401  (registers the grap
 from leishen.readings.index import MAX_ALTERNATIVES, At, at_scope, slot_names
 from leishen.readings.pattern_here import PatternHereLeaf  # noqa: F401  (registers pattern_here)
 from leishen.readings.predicates import Arg, Context, Eq  # noqa: F401
-from leishen.readings.protocol import FAIL, Predicate, compile_condition, register  # noqa: F401
+from leishen.readings.protocol import FAIL, Predicate, compile_condition, holds, register  # noqa: F401
 
 AT_SCOPES = ("傳", "宮", "位")  # where ``at`` finds the instance a slot names
 
@@ -45,9 +45,6 @@ class All(Predicate):
     @classmethod
     def compile(cls, call, vocab, system, sub):
         return cls([sub(a) for a in call.args])
-
-    def need_inputs(self, args):
-        return _sum_inputs(self.subs, args)
 
     @classmethod
     def keys(cls, call, k):
@@ -84,13 +81,14 @@ class All(Predicate):
             return True, wits, inst
         subs, found = self.subs, {}
         for k in self.order:
-            got = subs[k].ev(env, ctx, answers)
-            if not got[0]:
+            ok, w, i = subs[k].ev(env, ctx, answers)
+            if not ok:
                 return FAIL
-            found[k] = got
+            found[k] = (w, i)
         for k in range(len(subs)):
-            wits += found[k][1]
-            inst += found[k][2]
+            w, i = found[k]
+            wits += w
+            inst += i
         return True, wits, inst
 
     def need(self, env, ctx, out):
@@ -99,17 +97,6 @@ class All(Predicate):
 
     def parts(self):
         return self.subs
-
-
-def _sum_inputs(subs, args: list) -> int | None:
-    """The graph predicates the parts ground, each adding the arguments it reads; None when one is not pure."""
-    total = 0
-    for sub in subs:
-        got = sub.need_inputs(args)
-        if got is None:
-            return None
-        total += got
-    return total
 
 
 @register
@@ -126,9 +113,6 @@ class Any(Predicate):
     def compile(cls, call, vocab, system, sub):
         return cls([sub(a) for a in call.args])
 
-    def need_inputs(self, args):
-        return _sum_inputs(self.subs, args)
-
     @classmethod
     def keys(cls, call, k):
         found = [k.of(c) for c in call.args]
@@ -136,9 +120,9 @@ class Any(Predicate):
 
     def ev(self, env, ctx, answers):
         for sub in self.subs:
-            found = sub.ev(env, ctx, answers)
-            if found[0]:
-                return found
+            ok, wits, where = sub.ev(env, ctx, answers)
+            if ok:
+                return ok, wits, where
         return FAIL
 
     def need(self, env, ctx, out):
@@ -166,13 +150,10 @@ class Not(Predicate):
     def compile(cls, call, vocab, system, sub):
         return cls(sub(call.args[0]))
 
-    def need_inputs(self, args):
-        return self.sub.need_inputs(args)
-
     def ev(self, env, ctx, answers):
         b = ctx.bindings
         bounds = [a.bound(env, b) for a in self.args]
-        if None in bounds or self.sub.ev(env, ctx, answers)[0]:
+        if None in bounds or holds(self.sub, env, ctx, answers):
             return FAIL
         wits = []
         for bound in bounds:
@@ -196,17 +177,15 @@ class Ranging(Predicate):
     """``some`` / ``every`` / ``at``: the body in the instances of a scope (``at``: the one instance a
     slot names — a transmission by name, a palace or earth position by its value)."""
 
-    __slots__ = ("pred", "scope", "head", "body", "lead")
+    __slots__ = ("pred", "scope", "head", "head_arg", "body", "lead")
     names, decided_by = ("some", "every", "at"), "logic"
 
     def __init__(self, pred: str, head, body: Predicate | None, vocab: Vocabulary):
         self.pred, self.body = pred, body
         self.scope = head.name if isinstance(head, Scope) else None
-        self.head = None if self.scope else (head, Arg(head, vocab))
+        self.head = None if self.scope else head  # (``at``: the slot naming the instance)
+        self.head_arg = None if self.scope else Arg(head, vocab)
         self.lead = _leading_eq(body, self.scope, vocab) if pred == "some" and self.scope else None
-        inputs = _need_inputs(body) if body is not None else None
-        if inputs is not None:
-            self.body = Remembered(body, inputs)
 
     @classmethod
     def compile(cls, call, vocab, system, sub):
@@ -222,7 +201,7 @@ class Ranging(Predicate):
             rd.atom(("inst", self.scope))
             inner = (self.scope,)
         else:
-            rd.arg(self.head[1])
+            rd.arg(self.head_arg)
             rd.slot("寄宮")
             for scope in AT_SCOPES:
                 rd.atom(("inst", scope))
@@ -244,7 +223,7 @@ class Ranging(Predicate):
             for where, pairs in alts]
 
     def slot_args(self):
-        return [self.head[1]] if self.head is not None else []
+        return [self.head_arg] if self.head is not None else []
 
     def cost(self):
         return self.body.cost() * (1 if self.head is not None or self.lead is not None else 9)
@@ -258,15 +237,18 @@ class Ranging(Predicate):
         if self.scope is not None:
             found = b.scopes.get(self.scope, ())
             return [(key, {**env, **local}) for key, local in found] if env else found
-        slot, arg = self.head
-        bound = arg.bound(env, b)
+        slot = self.head
+        bound = self.head_arg.bound(env, b)
         if bound is None:
             return []
         by_name, by_place = ctx.at_index()
         found = by_name.get(slot.name) if not slot.path else None
         if found is None:
             found = by_place.get(_scope_key(bound.value, b))
-        return [] if found is None else [(found[0], {**env, **found[1]})]
+        if found is None:
+            return []
+        key, local = found
+        return [(key, {**env, **local})]
 
     def ev(self, env, ctx, answers):
         if self.pred == "every":
@@ -288,53 +270,6 @@ class Ranging(Predicate):
         if self.pred == "every":
             return need_every(parts, ctx, out) if parts else False
         return need_first(parts, ctx, out)
-
-
-class Remembered(Predicate):
-    """A scope's body whose collected checks depend only on the values its arguments stand for (graph
-    predicates, ``eq`` ``among`` ``same``, no pattern, topic, ``over``, ``void`` or inner scope): its
-    ``need`` — the three-valued result and the checks it adds — is kept by those values, across
-    readings (checks are ground on node ids, never on the graph's answers, which are asked fresh)."""
-
-    __slots__ = ("node", "inputs", "kept")
-    LIMIT = 4096  # values kept per body
-
-    def __init__(self, node: Predicate, inputs: list):
-        self.node, self.inputs, self.kept = node, inputs, {}
-
-    def ev(self, env, ctx, answers):
-        return self.node.ev(env, ctx, answers)
-
-    def parts(self):
-        return (self.node,)
-
-    def need(self, env, ctx, out):
-        b = ctx.bindings
-        key = tuple([a.value(env, b) for a in self.inputs])
-        found = self.kept.get(key)
-        if found is None:
-            mine: set = set()
-            found = (self.node.need(env, ctx, mine), frozenset(mine))
-            if len(self.kept) < self.LIMIT:
-                self.kept[key] = found
-        out |= found[1]
-        return found[0]
-
-
-def _need_inputs(node: Predicate) -> list | None:
-    """The arguments a body's ``need`` reads, when nothing else decides it and it grounds two graph
-    predicates or more (else None: not worth keeping)."""
-    args: list = []
-    graphs = node.need_inputs(args)
-    if graphs is None or graphs < 2:
-        return None
-    unique = {(a.local, a.name, a.path): a for a in args}
-    return list(unique.values())
-
-
-def chart_decides(node: Predicate) -> bool:
-    """Whether the chart and the request alone decide a condition (no graph predicate, no pattern)."""
-    return node.chart_decided()
 
 
 def need_every(parts: list, ctx: Context, out: set) -> bool | None:

@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from leishen.readings.evaluate import need_every
 from leishen.readings.index import present_pairs
+from leishen.readings.records import RuleResult
 
 
 class Case(NamedTuple):
@@ -73,6 +74,18 @@ class Answers:
         return known[check]
 
 
+def case_results(compiled: dict, rules, ctx, answers) -> tuple[list | None, int]:
+    """(the results of a pattern case's REQUIRES rules when every one holds, else None; the rules evaluated):
+    the rules are tried in order up to the first that does not hold."""
+    results = []
+    for rule in rules:
+        ok, wits, where = compiled[rule.fact].ev({}, ctx, answers)
+        if not ok:
+            return None, len(results) + 1
+        results.append(RuleResult(rule, ok, wits, where))
+    return results, len(results)
+
+
 class Plain:
     """The reference evaluator (see the module's docstring)."""
 
@@ -95,19 +108,14 @@ class Plain:
     def patterns(self, ctx, cases, answers, maybe: frozenset | None = None) -> tuple[list, dict]:
         """The patterns whose every REQUIRES rule of one case holds (the first such case), and their findings;
         *maybe*: the only patterns that can hold (the others the chart alone ruled out)."""
-        r, findings, held = self.r, [], {}  # (system, pattern) → its walks: a name two systems share is two patterns
+        r, findings, held = self.r, [], {}  # (system, pattern) → its walks' pieces: a name two systems share is two patterns
         concepts = r.slot_concepts(ctx)
         for case in cases:
             system = case.rules[0].system
             if (system, case.pattern) in held or (maybe is not None and case.pattern not in maybe):
                 continue
-            results = []
-            for rule in case.rules:  # every rule of the case must hold: stop at the first that does not
-                ok, wits, where = r.compiled[rule.fact].ev({}, ctx, answers)
-                if not ok:
-                    break
-                results.append((rule, ok, wits, where))
-            else:
+            results, _ = case_results(r.compiled, case.rules, ctx, answers)
+            if results is not None:
                 found, held[(system, case.pattern)] = r.made.pattern(case.pattern, results, ctx, concepts)
                 findings += found
         return findings, held
@@ -179,10 +187,10 @@ class Batched(Plain):
         for rule in others:
             node = r.compiled[rule.fact]
             if rule.fact in r.chart_only:
-                found = node.ev({}, ctx, {})
-                if found[0]:
+                ok, wits, where = node.ev({}, ctx, {})
+                if ok:
                     kept.append(rule)
-                    early[rule.fact] = found
+                    early[rule.fact] = (ok, wits, where)
             elif node.need({}, ctx, checks) is not False:
                 kept.append(rule)
         return kept, early

@@ -15,16 +15,11 @@ from collections import Counter
 from itertools import count
 
 from leishen.loaders.records import Fact
+from leishen.readings.records import GraphWitness, QualifierWitness, RuleResult, WalkWitness
 from leishen.readings.walks import (Piece, Pieces, chain_walk, fact_hop, graph_walk, meaning,  # noqa: F401
                                     node_json, witness_walk)
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
-FINDING_LIMIT = 30_000  # findings kept per generation (two generations: about 90 MB at most)
-
-
-def path_nodes(walk: list) -> list[str]:
-    """The node ids a walk passes, in order."""
-    return [h["node"]["id"] for h in walk if "node" in h]
 
 
 def finding(*, finding_id: str, system: str, topic: str | None, query: str, rule: dict,
@@ -57,21 +52,15 @@ class Made:
     """Builds the findings of rules and patterns, once per distinct input: a finding depends only on
     the rule, its witnesses, the scope instances it held in, the school options and the slot a
     Concept of the fact stands for, so a finding already made is handed out again (findings are
-    read-only). The store keeps two generations of at most *limit* entries: when the newer grows past
-    it (checked between readings) it becomes the older (the oldest is dropped), and a finding found
-    in the older is kept in the newer too. A new finding is assembled from the pieces (walks, hops,
-    nodes, meanings) of :class:`Pieces`, made once per witness, fact and node. What belongs to one
-    reading (its options keys, its patterns' walks) is the calling thread's, so readings made at once
+    read-only), from the reader's ``findings`` store (:mod:`leishen.readings.cache`). A new finding is
+    assembled from the pieces (walks, hops, nodes, meanings) of :class:`Pieces`, made once per witness, fact
+    and node. What belongs to one reading (its options keys) is the calling thread's, so readings made at once
     on one reader (the HTTP service's threads) never see each other's."""
 
-    def __init__(self, reader, limit: int = FINDING_LIMIT):
-        self.r, self.limit = reader, limit
-        self.store: dict = {}
-        self._older: dict = {}
-        self.pieces = Pieces(reader.props)
-        self._reading = threading.local()  # this thread's reading (start): .options, .walks
-        self._parts: dict = {}  # (fact id, name) → the finding's rule and src
-        self._rules: dict = {}  # rule fact → its findings' parts (_rule_parts)
+    def __init__(self, reader):
+        self.r = reader
+        self.pieces = Pieces(reader.props, reader.kept)
+        self._reading = threading.local()  # this thread's reading (start): .options
         self._tokens = count()  # each pattern walk's key: a number never given twice
 
     def __getstate__(self) -> dict:
@@ -81,19 +70,8 @@ class Made:
         self.__dict__.update(state, _reading=threading.local())
 
     def start(self) -> None:
-        """Called before a reading: turns the generations when the newer has grown past the limit."""
-        if len(self.store) > self.limit:
-            self._older, self.store = self.store, {}
-        self.pieces.start()
+        """Called before a reading."""
         self._reading.options = {}  # system → its school options as a key
-        self._reading.walks = {}  # id(walk) → its Piece: the walks of this reading's patterns
-
-    def _kept(self, key):
-        """What the older generation keeps under *key* (then kept in the newer too), or None."""
-        found = self._older.get(key)
-        if found is not None:
-            self.store[key] = found
-        return found
 
     def options_key(self, ctx, system: str) -> str:
         """The school options of a system in this reading, as a key (made once per reading)."""
@@ -103,29 +81,23 @@ class Made:
             key = options[system] = repr(ctx.bindings.options.get(system, {}))
         return key
 
-    def _keys(self, wits: list) -> tuple:
+    @staticmethod
+    def _keys(wits: list) -> tuple:
         """What each witness is, as a hashable key: a chart chain as it is; a graph witness by its edges
         (the answer's ``Hops.key``) and its end slots; a qualifier witness without its src (the fact's
-        own); a pattern's walk by its piece's key when it is a walk of this reading's patterns (which
-        the reading's walks keep alive, so no other walk has its id), else None (its finding is not kept)."""
-        walks = self._reading.walks
-        return tuple([w if w[0].__class__ is tuple
-                      else ("graph", w[1].key, w[2], w[3]) if w[0] == "graph"
-                      else getattr(walks.get(id(w[1])), "key", None) if w[0] == "walk"
-                      else w[:6] for w in wits])
+        own); a pattern's walk by its piece's key."""
+        return tuple([_key(w) for w in wits])
 
     def _pieces(self, wits: list, keys: tuple) -> list[Piece]:
         """The witnesses' pieces (made once per key)."""
-        walks = self._reading.walks
-        return [(walks[id(w[1])] if key is not None else Piece(w[1])) if w[0] == "walk"
-                else self.pieces.piece(w, key) for w, key in zip(wits, keys)]
+        return [w.piece if type(w) is WalkWitness else self.pieces.piece(w, key) for w, key in zip(wits, keys)]
 
     def _parts_of(self, fact: Fact, name: str) -> tuple[dict, list]:
         """The finding's ``rule`` and ``src`` of a fact (made once per fact and name)."""
-        found = self._parts.get((fact.id, name))
+        store, key = self.r.kept.findings, ("parts", fact.id, name)
+        found = store.get(key)
         if found is None:
-            found = self._parts[(fact.id, name)] = ({"fact": fact.id, "name": name, "item": fact.item or None},
-                                                    [str(c) for c in fact.src])
+            found = store[key] = ({"fact": fact.id, "name": name, "item": fact.item or None}, [str(c) for c in fact.src])
         return found
 
     def walk_to(self, target: str, pieces: list[Piece], slot_concepts: dict) -> tuple[list, dict, list]:
@@ -154,14 +126,14 @@ class Made:
         key = (rule.fact, keys, tuple(where) if where else (),
                self._reading.options.get(rule.system) or self.options_key(ctx, rule.system),
                concept.chain if concept else None)
-        found = self.store.get(key) or self._kept(key)
+        store = self.r.kept.findings
+        found = store.get(key)
         if found is None:
             pieces = self._pieces(wits, keys)
             found = self._rule_finding(rule, fact, pieces, where, ctx, concepts)
-            if None not in keys:  # (a walk not of this reading's patterns: not kept)
-                # kept under the pieces' own keys: equal to the witnesses' keys and shared by every
-                # finding of the same witness (less memory, and a lookup compares warmer keys)
-                self.store[(key[0], tuple([x.key for x in pieces]), *key[2:])] = found
+            # kept under the pieces' own keys: equal to the witnesses' keys and shared by every
+            # finding of the same witness (less memory, and a lookup compares warmer keys)
+            store[(rule.fact, tuple([x.key for x in pieces]), *key[2:])] = found
         return found
 
     def _rule_finding(self, rule, fact: Fact, pieces: list[Piece], where: list, ctx, concepts: dict) -> dict:
@@ -179,60 +151,50 @@ class Made:
     def _rule_parts(self, rule, fact: Fact) -> tuple:
         """(the finding's id without its scope instances, its topic's name, its rule, its src) of a
         rule (made once per rule)."""
-        found = self._rules.get(rule.fact)
+        store, key = self.r.kept.findings, ("rule", rule.fact)
+        found = store.get(key)
         if found is None:
             topic = self.r.rule_topic[rule.fact]
-            found = self._rules[rule.fact] = (f"{rule.system}/rules/{fact.id}",
+            found = store[key] = (f"{rule.system}/rules/{fact.id}",
                                               self.r.props[topic]["name"] if topic else None,
                                               *self._parts_of(fact, self.r._name(fact)))
         return found
 
-    def pattern(self, pattern: str, results: list, ctx, concepts: dict) -> tuple[list, list]:
-        """(the findings of a pattern that holds, its walks [path, *evidence]) from the results
-        ``(rule, ok, witnesses, where)`` of its case's REQUIRES rules."""
-        return self.pattern_found(pattern, results, ctx, concepts)[0]
-
-    def pattern_found(self, pattern: str, results: list, ctx, concepts: dict) -> tuple:
-        """:meth:`pattern` and the pieces of the walks, registered for this reading (:meth:`register`)."""
-        req, system = self.r.facts[results[0][0].fact], results[0][0].system
+    def pattern(self, pattern: str, results: list[RuleResult], ctx, concepts: dict) -> tuple[list, list]:
+        """(the findings of a pattern that holds, the pieces of its walks [path, *evidence]) from the results of
+        its case's REQUIRES rules."""
+        first = results[0].rule
+        req = self.r.facts[first.fact]
         concept = concepts.get(req.object)
-        keys = [self._keys(ws) for _, _, ws, _ in results]
-        key = (pattern, tuple((r.fact, ks, tuple(where)) for (r, _, _, where), ks in zip(results, keys)),
-               ctx.topic, self.options_key(ctx, system), concept.chain if concept else None)
-        found = self.store.get(key) or self._kept(key)
+        keys = [self._keys(res.witnesses) for res in results]
+        key = (pattern, tuple((res.rule.fact, ks, tuple(res.where)) for res, ks in zip(results, keys)),
+               ctx.topic, self.options_key(ctx, first.system), concept.chain if concept else None)
+        store = self.r.kept.findings
+        found = store.get(key)
         if found is None:
-            found = self._pattern_made(pattern, results, keys, ctx, concepts)
-            if all(None not in ks for ks in keys):
-                self.store[key] = found
-        self.register(found[1])
+            found = store[key] = self._pattern_made(pattern, results, keys, ctx, concepts)
         return found
 
-    def register(self, walk_pieces: list) -> None:
-        """Make a pattern's walks this reading's: a rule with pattern(P) keys its walks by their pieces."""
-        walks = self._reading.walks
-        for piece in walk_pieces:
-            walks[id(piece.walk)] = piece
-
-    def _pattern_made(self, pattern: str, results: list, keys: list, ctx, concepts: dict) -> tuple:
-        """((the pattern's findings, its walks), the walks' pieces): the walk from a chart slot to the
-        pattern goes through its first REQUIRES edge; the other walks are its evidence."""
+    def _pattern_made(self, pattern: str, results: list[RuleResult], keys: list, ctx, concepts: dict) -> tuple:
+        """(the pattern's findings, the pieces of its walks): the walk from a chart slot to the pattern goes
+        through its first REQUIRES edge; the other walks are its evidence."""
         p = self.pieces
-        req = self.r.facts[results[0][0].fact]
-        pieces = [x for (_, _, ws, _), ks in zip(results, keys) for x in self._pieces(ws, ks)]
+        req = self.r.facts[results[0].rule.fact]
+        pieces = [x for res, ks in zip(results, keys) for x in self._pieces(res.witnesses, ks)]
         head, binds, rest = self.walk_to(req.object, pieces, concepts)
         path = Piece(head + [p.hop(req, forward=False), p.node(pattern)], ("pattern", next(self._tokens)))
         evidence = [x.walk for x in rest]
         made = self._pattern_findings(pattern, results, path.walk, evidence, _bindings(binds, rest), ctx)
-        return (made, [path.walk, *evidence]), [path, *rest]
+        return made, [path, *rest]
 
     def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, bindings: dict,
                           ctx) -> list[dict]:
         """The pattern itself (the walk ends at the pattern), then a finding per meaning of it that has no
         condition of its own and no other topic (meanings with a condition are rules, found as such)."""
         r, p = self.r, self.pieces
-        first_rule, _, _, where = results[0]
+        first_rule, where = results[0].rule, results[0].where
         req = r.facts[first_rule.fact]
-        judgment = "; ".join(x.judgment for x, *_ in results if x.judgment)
+        judgment = "; ".join(res.rule.judgment for res in results if res.rule.judgment)
         options = ctx.bindings.options.get(first_rule.system, {})
         meanings = [m for m in r.meanings.get(pattern, ())
                     if dict(m.qualifiers).get("topic") in (None, ctx.topic, *ctx.topics)]
@@ -248,6 +210,18 @@ class Made:
                                bindings=bindings, path=full, evidence=evidence, meaning=p.meaning(full[-1]),
                                src=src, variant=(m or req).variant, options=options))
         return out
+
+
+def _key(w):
+    """A witness as a hashable key (see :meth:`Made._keys`)."""
+    kind = type(w)
+    if kind is GraphWitness:
+        return ("graph", w.hops.key, w.start, w.end)
+    if kind is WalkWitness:
+        return w.piece.key
+    if kind is QualifierWitness:
+        return ("qualifier", w.fact, w.object, w.role, w.value, w.chain)
+    return w
 
 
 def with_options(findings: list[dict], b) -> list[dict]:

@@ -10,6 +10,7 @@ from leishen.loaders.conditions import Call, Rel, Slot, Sym, Vocabulary
 from leishen.readings.bindings import Bindings
 from leishen.readings.predicates import Arg, Context, follow
 from leishen.readings.protocol import FAIL, Predicate, register_templated, unique_args
+from leishen.readings.records import FactCheck, GraphWitness, PathCheck, QualifierWitness
 
 SYMMETRIC = frozenset(("CLASHES", "COMBINES", "HARMS", "BREAKS", "STEM_COMBINES"))
 
@@ -20,8 +21,8 @@ class Graph(Predicate):
     parts), decided by the backend's answers; the witness starts with the chart hops of its slot. Every
     vocabulary row ``decided_by = "graph"`` with a ``path`` or a ``fact`` template is one of these."""
 
-    __slots__ = ("pred", "ends", "rel", "template", "spec", "fact_parts", "via", "witness_args", "_checks", "inputs",
-                 "end_inputs")
+    __slots__ = ("pred", "ends", "rel", "template", "spec", "fact_parts", "via", "witness_args", "inputs",
+                 "end_inputs", "serial")
     decided_by = "graph"
 
     def __init__(self, call: Call, vocab: Vocabulary):
@@ -39,7 +40,7 @@ class Graph(Predicate):
             named = [a for k, part in zip(("subject", "object"), self.fact_parts)  # chart slots the definition names
                      if not str(self.spec[k]).startswith("$") for a in part]
         self.witness_args = [a for a in self.ends if a.slot is not None] + named  # witnesses start / end here
-        self._checks: dict = {}
+        self.serial = None  # its number among a reader's compiled nodes (the key of what the reader keeps of it)
         every = {id(a): a for a in (*self.ends, *(a for part in self.fact_parts for a in part))}
         self.inputs = [a for a in every.values() if a.slot is not None]  # what a result depends on
         self.end_inputs = [i for i, a in enumerate(self.inputs) if any(a is e for e in self.ends)]
@@ -51,10 +52,6 @@ class Graph(Predicate):
     def reads(self, rd):
         for a in self.inputs:
             rd.arg(a)
-
-    def need_inputs(self, args):
-        args.extend(self.inputs)
-        return 1
 
     @classmethod
     def keys(cls, call, k):
@@ -99,17 +96,9 @@ class Graph(Predicate):
             a, z = self.ends[0].value(env, b), self.ends[1].value(env, b)
             if not isinstance(a, str) or not isinstance(z, str):
                 return []
-            key = (a, z)
-            found = self._checks.get(key)
-            if found is None:
-                found = self._checks[key] = [("path", a, self._steps(a, z, ctx.labels), z)]
-            return found
+            return [PathCheck("path", a, self._steps(a, z, ctx.labels), z)]
         subject, obj, values = (tuple([x.value(env, b) for x in part]) for part in self.fact_parts)
-        key = (subject, obj, values)
-        found = self._checks.get(key)
-        if found is None:
-            found = self._checks[key] = self._fact_checks(subject, obj, values, ctx.labels)
-        return found
+        return self._fact_checks(subject, obj, values, ctx.labels)
 
     def _fact_checks(self, subject: tuple, obj: tuple, values: tuple, labels: dict) -> list[tuple]:
         """The fact checks of these subject, object and value nodes (each combination of str ids)."""
@@ -119,7 +108,7 @@ class Graph(Predicate):
                 for v in values:
                     if isinstance(s, str) and isinstance(o, str) and isinstance(v, str):
                         use_via = self.via if self.via and labels.get(s) != self.spec.get("subject_label") else ()
-                        checks.append(("fact", self.spec["relation"], s, o, self.spec["qualifier"], v, use_via))
+                        checks.append(FactCheck("fact", self.spec["relation"], s, o, self.spec["qualifier"], v, use_via))
         return checks
 
     def _steps(self, a: str, z: str, labels: dict) -> tuple:
@@ -139,14 +128,14 @@ class Graph(Predicate):
         return tuple(steps)
 
     def ev(self, env, ctx, answers):
-        """Decided by the answers; with ``ctx.memo`` (answers that never change), once per distinct
-        bound values: the memo keeps which answer held and which argument's chart hops begin and end
+        """Decided by the answers; with ``ctx.memo`` (answers that never change) and a node the reader compiled,
+        once per distinct bound values: the memo keeps which answer held and which argument's chart hops begin and end
         its witness, and the witness is rebuilt from this chart's chains."""
         memo = ctx.memo
-        if memo is None:
+        if memo is None or self.serial is None:
             return self._decide(env, ctx, answers)
         b = ctx.bindings
-        slots, bounds, key = b.slots, [], [self]
+        slots, bounds, key = b.slots, [], [self.serial]
         for a in self.inputs:  # Arg.bound, inlined: this is the reading's hottest loop
             bd = env.get(a.local)
             if bd is None:
@@ -163,58 +152,56 @@ class Graph(Predicate):
 
     def _decide(self, env, ctx, answers):
         for check in self.checks(env, ctx):
-            if check[0] == "path" and not check[2]:  # two phases (納音 slots, Element.金): same_phase is identity
-                if check[1] != check[3]:
+            if check.kind == "path" and not check.steps:  # two phases (納音 slots, Element.金): same_phase is identity
+                if check.a != check.b:
                     return FAIL
                 bounds = (a.bound(env, ctx.bindings) for a in self.ends if a.slot is not None)
                 return True, [bd.chain for bd in bounds if bd is not None], []
             hops = answers.get(check)
             if hops:
                 start, end = self._ends(env, ctx.bindings, hops)
-                wits = [("graph", hops, start, end)]
-                if check[0] == "fact":  # the fact's object –OBJECT← the fact –QUALIFIER→ its qualifier's value
-                    chain = self._chain_of(env, ctx.bindings, check[3])
-                    wits.append(("qualifier", hops[-1][3], check[3], check[4], check[5], chain, hops[-1][4]))
+                wits = [GraphWitness("graph", hops, start, end)]
+                if check.kind == "fact":  # the fact's object –OBJECT← the fact –QUALIFIER→ its qualifier's value
+                    last = hops[-1]
+                    wits.append(QualifierWitness("qualifier", last.key, check.object, check.role, check.value,
+                                                 self._chain_of(env, ctx.bindings, check.object), last.src))
                 return True, wits, []
         return FAIL
 
     def _shape(self, env, ctx, answers, bounds) -> tuple | None:
-        """What ``_decide`` found, without this chart's chains: () (false); ("same",) (identity of two
+        """What ``_decide`` found, without this chart's chains: () (false); ("same", None …) (identity of two
         phases); or ("graph", hops, start, end, qualifier): the index among the inputs of the argument whose
         chain starts the witness, the slot it ends at, the qualifier hop with the index of its chain."""
         ok, wits, _ = self._decide(env, ctx, answers)
         if not ok:
             return ()
-        if wits[0][0] != "graph":
-            return ("same",)
-        _, hops, start, end = wits[0]
+        first = wits[0]
+        if not isinstance(first, GraphWitness):
+            return ("same", None, None, None, None)
         chains = [bd.chain if bd is not None else None for bd in bounds]
         index = (lambda c: None if c is None else chains.index(c))  # noqa: E731
-        qualifier = None
-        if len(wits) > 1:
-            q = wits[1]
-            qualifier = (q[1], q[2], q[3], q[4], index(q[5]), q[6])
-        return ("graph", hops, index(start), end, qualifier)
+        qualifier = wits[1]._replace(chain=index(wits[1].chain)) if len(wits) > 1 else None
+        return ("graph", first.hops, index(first.start), first.end, qualifier)
 
     def _rebuild(self, shape, bounds):
         """The result of ``_decide`` from a memoised shape and this chart's bound inputs."""
         if not shape:
             return FAIL
-        if shape[0] == "same":
+        kind, hops, start, end, qualifier = shape
+        if kind == "same":
             return True, [bounds[i].chain for i in self.end_inputs if bounds[i] is not None], []
-        _, hops, start, end, qualifier = shape
-        wits = [("graph", hops, None if start is None else bounds[start].chain, end)]
+        wits = [GraphWitness("graph", hops, None if start is None else bounds[start].chain, end)]
         if qualifier is not None:
-            fid, obj, role, value, chain, src = qualifier
-            wits.append(("qualifier", fid, obj, role, value, None if chain is None else bounds[chain].chain, src))
+            wits.append(qualifier._replace(chain=None if qualifier.chain is None else bounds[qualifier.chain].chain))
         return True, wits, []
 
     def need(self, env, ctx, out):
         checks = self.checks(env, ctx)
         if not checks:
             return False
-        if checks[0][0] == "path" and not checks[0][2]:  # a path of no step: decided here, never asked
-            return checks[0][1] == checks[0][3]
+        first = checks[0]
+        if first.kind == "path" and not first.steps:  # a path of no step: decided here, never asked
+            return first.a == first.b
         out.update(checks)
         return None
 
@@ -231,6 +218,6 @@ class Graph(Predicate):
         """(the chain of the slot a graph witness starts from, or None; the slot it ends at, or None). The
         slots are the predicate's arguments and the chart slots its definition names (kin: 日干)."""
         slots = [(a.slot, a.bound(env, b)) for a in self.witness_args]
-        start = next((bd.chain for _, bd in slots if bd and bd.value == hops[0][0]), None)
-        end = next((str(s) for s, bd in slots if bd and bd.value == hops[-1][2] and len(bd.chain) == 1), None)
+        start = next((bd.chain for _, bd in slots if bd and bd.value == hops[0].source), None)
+        end = next((str(s) for s, bd in slots if bd and bd.value == hops[-1].target and len(bd.chain) == 1), None)
         return start, end

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from leishen.loaders.conditions import TRANSMISSIONS, Call, Slot
 from leishen.readings.predicates import Arg
-from leishen.readings.protocol import predicate_class
+from leishen.readings.protocol import holds, predicate_class
 
 
 MAX_ALTERNATIVES = 64  # an all() of alternatives is combined only while it stays this small
@@ -138,7 +138,7 @@ class Holds:
         self.node = node
 
     def values(self, env: dict, ctx) -> list:
-        return [True] if self.node.ev(env, ctx, {})[0] else []
+        return [True] if holds(self.node, env, ctx, {}) else []
 
 
 class SlotValue:

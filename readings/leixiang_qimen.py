@@ -25,7 +25,6 @@ import weakref
 from dataclasses import dataclass
 
 from leishen.readings.findings import chain_walk, node_json, meaning
-from leishen.readings.lore_cache import lore_store
 from leishen.readings.topics import ALL_TOPICS
 
 #: the significator slots a Qimen topic is read at: a pillar stem → the slot of the stem as it stands on the plates
@@ -128,7 +127,7 @@ def table_findings(reader, b, topic_id: str | None, rows: list) -> list[dict]:
     for row in rows:
         if row["type"] == TABLE_TYPE:
             by_source.setdefault(row["source"]["id"], []).append(row)
-    store, out, seen = lore_store(reader), [], set()
+    out, seen = [], set()
     for place, start, pid, cells in bound_places(reader, b, topic_id):
         for local in PALACE_LOCALS:
             node = cells.get(local)
@@ -136,8 +135,7 @@ def table_findings(reader, b, topic_id: str | None, rows: list) -> list[dict]:
                 if not _read_here(reader, place, row) or (place.slot, node.value, row["target"]["id"]) in seen:
                     continue
                 seen.add((place.slot, node.value, row["target"]["id"]))
-                key = ("qimen_leixiang", place.fact, start.chain, pid, local, node.chain, row["fact"])
-                out.append(store.finding(key, _finding, reader, place, start, pid, local, node, row))
+                out.append(_finding(reader, place, start, pid, local, node, row))
     return out
 
 

@@ -10,8 +10,8 @@
 
 Each is grounded into the same checks as the rules' graph predicates (one backend call answers the
 rules and these together), and each finding's path is the real edge that decided it. A finding is made
-once per input it depends on and handed out again (findings are read-only); what is kept across
-readings, and when, is readings/lore_cache.py's.
+with the reader's cache on, the relation rows and the lists of findings made of the answers alone are kept in its
+``answers`` store (:mod:`leishen.readings.cache`) and handed out again (findings are read-only).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from operator import itemgetter
 from leishen.errors import LeishenError
 from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
-from leishen.readings.lore_cache import FactGroup, LoreChecks, SlotRows, lore_store, pair_index
 from leishen.readings.graph_leaf import SYMMETRIC
 from leishen.readings.leixiang_qimen import TABLE_TYPE, table_findings, table_nodes
+from leishen.readings.records import FactCheck, FactGroup, LoreChecks, SlotRows
 
 RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
 RELATION_SLOTS = {"liuren": ("日干", "日支", "占時", "月將", "月建", "太歲", "初傳", "中傳", "末傳", "本命", "行年"),
@@ -33,20 +33,25 @@ FACT_READINGS = (("kin", "KIN_BRANCH", "Kin", "kin"), ("stages", "LIFE_STAGE", "
                  ("vigour", "VIGOUR", "Vigour", "season"))
 
 
+def kept(store: dict, key: tuple, make, *args):
+    """What *store* keeps under *key*, made by ``make(*args)`` the first time."""
+    found = store.get(key)
+    if found is None:
+        found = store[key] = make(*args)
+    return found
+
+
 def lore_checks(reader, b) -> LoreChecks:
     """(query, slot or pair, value) → the ground check that decides it (a dict that also names the
-    :class:`FactGroup` of each transmission, kept per transmission: they depend on node ids only)."""
+    :class:`FactGroup` of each transmission)."""
     out = LoreChecks()
     s = b.slots
     if "liuren" in b.systems and "日干" in s:
-        store, day = lore_store(reader), s["日干"].value
+        day = s["日干"].value
         season = s["季節"].value if "季節" in s else None
         for name in TRANSMISSIONS:
             if name in s:
-                key = (name, day, s[name].value, season)
-                group = store.groups.get(key)
-                if group is None:
-                    group = store.groups[key] = _fact_group(reader, key)
+                group = _fact_group(reader, (name, day, s[name].value, season))
                 out.update(group.checks)
                 out.groups += (group,)
     return out
@@ -57,14 +62,13 @@ def _fact_group(reader, key: tuple) -> FactGroup:
     name, day, t, season = key
     checks = {}
     for k in reader.ids_by_label["Kin"]:
-        checks[("kin", name, k)] = ("fact", "KIN_BRANCH", day, t, "kin", k, ())
+        checks[("kin", name, k)] = FactCheck("fact", "KIN_BRANCH", day, t, "kin", k, ())
     for st in reader.ids_by_label["LifeStage"]:
-        checks[("stages", name, st)] = ("fact", "LIFE_STAGE", day, t, "stage", st, ())
+        checks[("stages", name, st)] = FactCheck("fact", "LIFE_STAGE", day, t, "stage", st, ())
     if season is not None:
         for v in reader.ids_by_label["Vigour"]:
-            checks[("vigour", name, v)] = ("fact", "VIGOUR", t, v, "season", season, ())
-    names = lore_store(reader).names
-    return FactGroup(key, {names.setdefault(k, k): c for k, c in checks.items()})
+            checks[("vigour", name, v)] = FactCheck("fact", "VIGOUR", t, v, "season", season, ())
+    return FactGroup(key, checks)
 
 
 def relation_rows(reader, b) -> list[tuple[str, list, dict]]:
@@ -87,28 +91,24 @@ def relation_findings(reader, b, rows: list) -> list[dict]:
     """A finding for each relation between two slots of the same system (each pair of slots once), in
     the query's row order, then by system, then by pair. With the reader's cache on (the index is the
     kept table's), a pair of slots' findings are kept by the slots and their nodes."""
-    store, found = lore_store(reader), []
+    found = []
     for system, slots, index in rows:
         values = [b.slots[n].value for n in slots]
         for pos, ((x, vx), (y, vy)) in enumerate(combinations(zip(slots, values), 2)):
             matches = index.get((vx, vy))
             if matches and not reader.variants:  # a row the tables keep as a variant of the text (typo …)
-                matches = [m for m in matches if not m[2]["variant"]]
+                matches = [(order, forward, row) for order, forward, row in matches if not row["variant"]]
             if matches:
-                pair = (store.kept(("relations", system, x, y, vx, vy), _pair_findings, reader, system, x, y, matches)
-                        if reader.cache else _pair_findings(reader, system, x, y, matches))
+                pair = kept(reader.kept.answers, ("relations", system, x, y, vx, vy), _pair_findings, reader, system,
+                            x, y, matches)
                 found += [(order, system, pos, f) for order, f in pair]
     found.sort(key=itemgetter(0, 1, 2))
     return [f for *_, f in found]
 
 
 def _pair_findings(reader, system: str, x: str, y: str, matches: list) -> list[tuple[int, dict]]:
-    """(row order, finding) of each relation between slots x and y (each finding kept by the slots and
-    the row)."""
-    store = lore_store(reader)
-    return [(order, store.finding(("relation", system, x, y, forward, row["fact"], row["type"], row["source"]["id"],
-                                   row["target"]["id"]), _relation_finding, reader, system, x, y, forward, row))
-            for order, forward, row in matches]
+    """(row order, finding) of each relation between slots x and y."""
+    return [(order, _relation_finding(reader, system, x, y, forward, row)) for order, forward, row in matches]
 
 
 def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: dict) -> dict:
@@ -130,35 +130,31 @@ def lore_findings(reader, b, answers: dict, checks: LoreChecks) -> list[dict]:
     """The findings of the kin / stages / vigour readings whose checks hold (*checks*: lore_checks'
     answer for this reading). With the reader's cache on, a transmission's findings are kept by its
     group's key (the answers depend on node ids only)."""
-    store, found = lore_store(reader), []
+    found = []
     for group in checks.groups:
-        if reader.cache:
-            found += store.kept(("facts", group.key), _group_findings, reader, group, answers)
-        else:
-            found += _group_findings(reader, group, answers)
-    found.sort(key=lambda item: item[0])
+        found += kept(reader.kept.answers, ("facts", group.key), _group_findings, reader, group, answers)
+    found.sort(key=itemgetter(0))
     return [f for _, f in found]
 
 
 def _group_findings(reader, group: FactGroup, answers) -> list[tuple[str, dict]]:
     """(sort key: the repr of (query, slot, value), finding) of each check of a transmission that holds
-    (each finding kept by its slot, check and witness)."""
-    store, out = lore_store(reader), []
+    """
+    out = []
     for (query, where, value), check in group.checks.items():
         hops = answers.get(check)
         if hops:
-            key = ("fact", where, check, hops.key)
-            found = store.finding(key, _fact_finding, reader, query, where, value, check, hops)
-            out.append((repr((query, where, value)), found))
+            out.append((repr((query, where, value)), _fact_finding(reader, query, where, value, check, hops)))
     return out
 
 
 def _fact_finding(reader, query: str, where: str, value: str, check: tuple, hops) -> dict:
     """The kin, stage or vigour finding of the transmission at slot *where*, from the check's witness."""
     path, evidence = _fact_path(where, check, hops, reader)
-    bound = check[3] if check[1] != "VIGOUR" else check[2]  # the transmission's branch
-    binds = {where: bound} if check[1] == "VIGOUR" else {"日干": check[2], where: bound}  # every slot of its walks
-    return _lore("liuren", query, f"{where}/{value}", hops[-1][3], reader, path, evidence,
+    vigour = check.relation == "VIGOUR"
+    bound = check.subject if vigour else check.object  # the transmission's branch
+    binds = {where: bound} if vigour else {"日干": check.subject, where: bound}  # every slot of its walks
+    return _lore("liuren", query, f"{where}/{value}", hops[-1].key, reader, path, evidence,
                  meaning(value, reader.props), binds)
 
 
@@ -166,15 +162,15 @@ def _fact_path(slot: str, check: tuple, hops: list, reader) -> tuple[list, list]
     """(path, evidence). VIGOUR: transmission → its vigour. KIN_BRANCH / LIFE_STAGE: transmission ←OBJECT–
     the fact –QUALIFIER→ the kin or stage, with the fact's own edge from the day stem as evidence."""
     walk = graph_walk(hops, reader.props)
-    if check[1] == "VIGOUR":
+    if check.relation == "VIGOUR":
         walk[0] = {**walk[0], "slot": slot}
         return walk, []
-    fid, src = hops[-1][3], list(hops[-1][4] or ())
+    fid, src = hops[-1].key, list(hops[-1].src or ())
     fact_node = node_json(f"Fact:{fid}", reader.props)
     path = [{**walk[2], "slot": slot},
             {"rel": "OBJECT", "chart": False, "src": src, "key": f"{fid}/object", "forward": False}, fact_node,
-            {"rel": "QUALIFIER", "chart": False, "src": src, "key": f"{fid}/q/{check[4]}", "forward": True},
-            {"node": _node(check[5], reader)}]
+            {"rel": "QUALIFIER", "chart": False, "src": src, "key": f"{fid}/q/{check.role}", "forward": True},
+            {"node": _node(check.value, reader)}]
     return path, [[{**walk[0], "slot": "日干"}, *walk[1:-1], {**walk[-1], "slot": slot}]]
 
 
@@ -225,11 +221,7 @@ def checked_lessons(lessons: str | None) -> str:
 def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
     """(the domains *topic* consults, node → chain of 初傳 and of the general riding it), or no chains
     when the reading has no 類神 to read."""
-    store = lore_store(reader)
-    domains = store.domains.get(topic)
-    if domains is None:
-        consulted = set().union(*reader.consults.values()) if topic == "*" else reader.consults.get(topic)
-        domains = store.domains[topic] = frozenset(consulted or ())
+    domains = _domains(reader, topic)
     first = b.slots.get("初傳")
     if not domains or first is None or "liuren" not in b.systems:
         return frozenset(), {}
@@ -237,6 +229,12 @@ def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
     if first.value in b.rides:
         chains[b.rides[first.value]] = first.hop("RIDDEN_BY", b.rides[first.value]).chain
     return domains, chains
+
+
+def _domains(reader, topic) -> frozenset:
+    """The domains a topic consults (every topic's for ``*``)."""
+    consulted = set().union(*reader.consults.values()) if topic == "*" else reader.consults.get(topic)
+    return frozenset(consulted or ())
 
 
 def slot_relations(reader, b, topic: str | None) -> SlotRows:
@@ -258,14 +256,29 @@ def _relations_among(reader, nodes: set) -> dict:
     """The rows of ``relations_among`` over *nodes* of the RELATION_TYPES, by the two nodes they join
     (:func:`pair_index`). With the reader's cache on, the query is asked once for every Stem and Branch
     and kept (the rows are sorted by content, so the order among a reading's nodes is the query's)."""
-    store = lore_store(reader)
-    if reader.cache and store.among is None:
+    if reader.cache:
         every = sorted(reader.ids_by_label["Stem"] + reader.ids_by_label["Branch"])
-        rows = reader.backend.run("relations_among", node_ids=every)
-        store.among = (frozenset(every), pair_index(rows, RELATION_TYPES))
-    if reader.cache and nodes <= store.among[0]:
-        return store.among[1]
-    return pair_index(reader.backend.run("relations_among", node_ids=sorted(nodes)), RELATION_TYPES)
+        if nodes <= set(every):
+            return kept(reader.kept.answers, ("among",), _among, reader, every)
+    return _among(reader, sorted(nodes))
+
+
+def _among(reader, nodes: list) -> dict:
+    return pair_index(reader.backend.run("relations_among", node_ids=nodes), RELATION_TYPES)
+
+
+def pair_index(rows: list, types) -> dict[tuple, list]:
+    """Rows of ``relations_among`` of these types by the pair of nodes they join, either way round:
+    (a, b) → [(order, forward, row)], *forward* when the row runs from a to b, *order* the row's place in
+    *rows* (the query's order)."""
+    index: dict[tuple, list] = {}
+    for i, row in enumerate(rows):
+        if row["type"] in types:
+            a, b = row["source"]["id"], row["target"]["id"]
+            index.setdefault((a, b), []).append((i, True, row))
+            if a != b:
+                index.setdefault((b, a), []).append((i, False, row))
+    return index
 
 
 def _relations_from(reader, nodes: set, types: list[str]) -> SlotRows:
@@ -276,10 +289,8 @@ def _relations_from(reader, nodes: set, types: list[str]) -> SlotRows:
         return SlotRows(reader.backend.run("relations_from", node_ids=sorted(nodes), types=types))
     rows = []
     for node in sorted(nodes):
-        key = ("from", node, tuple(types))
-        if key not in reader.lore_answers:
-            reader.lore_answers[key] = reader.backend.run("relations_from", node_ids=[node], types=types)
-        rows += reader.lore_answers[key]
+        rows += kept(reader.kept.answers, ("from", node, tuple(types)), lambda n: reader.backend.run(
+            "relations_from", node_ids=[n], types=types), node)
     return SlotRows(rows, (tuple(sorted(nodes)), tuple(types)))
 
 
@@ -291,16 +302,14 @@ def leixiang_findings(reader, b, topic: str | None, rows: SlotRows) -> list[dict
     tables = table_findings(reader, b, topic, rows)  # the Qimen topic's tables at its palaces
     if not chains:
         return tables
-    if reader.cache:
-        return list(lore_store(reader).kept(("leixiang", topic, tuple(chains.items())), _leixiang_list, reader,
-                                            topic, domains, chains, rows)) + tables
-    return _leixiang_list(reader, topic, domains, chains, rows) + tables
+    return list(kept(reader.kept.answers, ("leixiang", topic, tuple(chains.items())), _leixiang_list, reader,
+                     topic, domains, chains, rows)) + tables
 
 
 def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: list[dict]) -> list[dict]:
-    """The 類象 rows from a chain's node in one of *domains*, as findings (each kept by its row, chain
-    and topic name: a reading of every topic names the first topic that consults the row's domain)."""
-    store, out = lore_store(reader), []
+    """The 類象 rows from a chain's node in one of *domains*, as findings (a reading of every topic names the
+    first topic that consults the row's domain)."""
+    out = []
     for row in rows:
         source = row["source"]["id"]
         if row["type"] not in LEIXIANG_TYPES or source not in chains:
@@ -312,13 +321,11 @@ def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: l
         if fact is None or fact.when or (fact.variant and not reader.variants):  # a variant row: only when asked
             continue
         if topic == "*":
-            if category not in store.first_topic:
-                store.first_topic[category] = next(t for t, d in reader.consults.items() if category in d)
-            name = reader.props[store.first_topic[category]]["name"]
+            first = next(t for t, d in reader.consults.items() if category in d)
+            name = reader.props[first]["name"]
         else:
             name = reader.props[topic]["name"]
-        key = ("leixiang", row["fact"], row["type"], source, row["target"]["id"], chains[source], name)
-        out.append(store.finding(key, _leixiang_finding, reader, row, chains[source], name))
+        out.append(_leixiang_finding(reader, row, chains[source], name))
     return out
 
 
@@ -337,9 +344,8 @@ def shensha_findings(reader, b, rows: SlotRows, lessons: str = DEFAULT_LESSONS) 
     000:3 / 000:23 (干上 支上 三傳 占時 本命; with *lessons* ``all`` also 課2上 and 課4上). Path: 旬 –XUN_SHENSHA→
     the branch, at its slot. In row order, then place order; with the reader's cache on, the rows' index is
     kept by the rows' key."""
-    store = lore_store(reader)
     if getattr(rows, "key", None) is not None:
-        index = store.kept(("shensha", rows.key), _shensha_index, rows)
+        index = kept(reader.kept.answers, ("shensha", rows.key), _shensha_index, rows)
     else:
         index = _shensha_index(rows)
     found = []
@@ -351,8 +357,7 @@ def shensha_findings(reader, b, rows: SlotRows, lessons: str = DEFAULT_LESSONS) 
     out = []
     for _, _, place, row in sorted(found, key=lambda item: item[:2]):
         xun = b.slots["旬"].value
-        key = ("shensha", place, xun, row["fact"], row["type"], row["source"]["id"], row["target"]["id"])
-        out.append(store.finding(key, _shensha_finding, reader, place, xun, row))
+        out.append(_shensha_finding(reader, place, xun, row))
     return out
 
 

@@ -23,10 +23,10 @@ import threading
 from dataclasses import replace
 from operator import itemgetter
 
+from leishen.readings.evaluators import case_results
 from leishen.readings.predicates import Arg, slot_arg
 
 _first = itemgetter(0)
-LIMIT = 400_000  # outcomes kept in all, about 100 MB (then every group forgets, with the values' numbers)
 
 
 class Unread(Exception):
@@ -114,21 +114,24 @@ def _no_values(values: list) -> tuple:
 
 
 class Group:
-    """Rules of one reading scope that read the same atoms, and their outcomes by the atoms' values:
-    ``(order, finding)`` of each rule that held (REQUIRES groups: the pattern's result)."""
+    """Rules of one reading scope that read the same atoms; their outcomes are kept in the reader's ``outcomes``
+    store under (the group's serial, the numbers of the atoms' values): ``(order, finding)`` of each rule that
+    held (REQUIRES groups: the pattern's result)."""
 
-    __slots__ = ("atoms", "get", "rules", "kept", "serial")
+    __slots__ = ("atoms", "get", "rules", "serial")
 
     def __init__(self, atoms: tuple | None, numbers: dict, rules: list, serial: int):
         """*atoms* None: what the rules read is not known (never recalled); *serial*: the group's number among
         its recall's, never given twice (a pattern's outcome is numbered with it)."""
-        self.atoms, self.rules, self.kept, self.serial = atoms, rules, {}, serial
+        self.atoms, self.rules, self.serial = atoms, rules, serial
         index = [numbers[a] for a in atoms or ()]
         self.get = itemgetter(*index) if index else _no_values
 
 
 class Recall:
-    """The atoms and groups of a reader's rules, per reading scope, and the numbers of the values seen."""
+    """The atoms and groups of a reader's rules, per reading scope; the numbers of the values seen and the outcomes
+    are in the reader's ``outcomes`` store (:mod:`leishen.readings.cache`): ``("value", value)`` → its number
+    (never given twice), ``(group serial, the numbers of its atoms' values)`` → the group's outcome."""
 
     def __init__(self, reader):
         self.r = reader
@@ -136,8 +139,7 @@ class Recall:
         self.concept_slot = {cid: name for name, cid in reader.slot_concept_ids.items()}
         self._reads: dict = {}  # rule fact → its atoms (None: unread)
         self.scopes: dict = {}  # reading scope → what _make_scope makes
-        self.values: dict = {}  # a value seen → its number
-        self.size = self.groups_made = 0
+        self.groups_made = self.numbers = 0
         self.evaluated = self.recalled = 0  # rules evaluated, outcomes recalled, by this reader so far
         self._lock = threading.Lock()  # readings made at once on one reader recall one at a time
 
@@ -167,14 +169,6 @@ class Recall:
     def _cases_of(self, system: str, pattern: str) -> list:
         return [self.r.compiled[r.fact] for (p, _), rules in self.r.cases.items() if p == pattern
                 for r in rules if r.system == system]
-
-    def forget(self) -> None:
-        """Forget every outcome and value number (past LIMIT outcomes)."""
-        for scope in self.scopes.values():
-            for group in (*(p[0] for p in scope[2]), *scope[3]):
-                group.kept.clear()
-        self.values.clear()
-        self.size = 0
 
     # ---- a reading's scope ----------------------------------------------------------------------
     def _scope(self, b, ctx, scope) -> tuple:
@@ -212,7 +206,7 @@ class Recall:
                 unread.append((order, rule))
             else:
                 grouped.setdefault(frozenset(reads), []).append((order, rule, reads))
-        for reads in [g[3] for g in pattern_groups if g[3]] + [r for rules in grouped.values() for *_, r in rules]:
+        for reads in [r for *_, r in pattern_groups if r] + [r for rules in grouped.values() for *_, r in rules]:
             for atom, arg in reads.items():
                 atoms.setdefault(atom, arg)
         for system, pattern, _, _ in pattern_groups:
@@ -230,11 +224,12 @@ class Recall:
         self.groups_made += 1
         return self.groups_made
 
-    def _numbered(self, value) -> int:
-        values = self.values
-        n = values.get(value)
+    def _numbered(self, value, store: dict) -> int:
+        key = ("value", value)
+        n = store.get(key)
         if n is None:
-            n = values[value] = len(values)
+            self.numbers += 1
+            n = store[key] = self.numbers
         return n
 
     # ---- a reading ------------------------------------------------------------------------------
@@ -243,47 +238,42 @@ class Recall:
         recalled under the values of its atoms, or evaluated and kept (counted in ``evaluated`` and
         ``recalled``). One reading at a time (the numbers of the values are shared)."""
         with self._lock:
-            if self.size > LIMIT:
-                self.forget()
             return self._read(ctx, answers, scope)
 
     def _read(self, ctx, answers, scope) -> list:
         b, r = ctx.bindings, self.r
         chart_atoms, width, patterns, rule_groups, unread = self._scope(b, ctx, scope)
-        values = [None] * width
+        values, store = [None] * width, r.kept.outcomes
         numbered = self._numbered
         for i, atom, arg in chart_atoms:
-            values[i] = numbered(atom_value(atom, arg, b))
+            values[i] = numbered(atom_value(atom, arg, b), store)
         concepts = r.slot_concepts(ctx)
         found, held, tried, recalled = [], {}, 0, 0
         for group, system, pattern, index in patterns:
-            key = group.get(values) if group.atoms is not None else None
-            got = group.kept.get(key) if key is not None else None
+            key = (group.serial, group.get(values)) if group.atoms is not None else None
+            got = store.get(key) if key is not None else None
             if got is None:
                 got, n = self._pattern(pattern, group.rules, ctx, answers, concepts)
                 tried += n
                 if key is not None:
-                    group.kept[key] = got
-                    self.size += 1
+                    store[key] = got
             else:
                 recalled += 1
             if got:
-                position, made, walks, pieces = got
+                position, made, pieces = got
                 found.append((position, made))
-                held[(system, pattern)] = walks
-                r.made.register(pieces)
-                values[index] = numbered(("pattern", group.serial, key, position))
+                held[(system, pattern)] = pieces
+                values[index] = numbered(("pattern", group.serial, key, position), store)
         findings = [f for _, made in sorted(found, key=_first) for f in made]
         ctx = replace(ctx, patterns=held, undecided=frozenset())
         rules = []
         for group in rule_groups:
-            key = group.get(values)
-            got = group.kept.get(key)
+            key = (group.serial, group.get(values))
+            got = store.get(key)
             if got is None:
                 got = self._rules(group.rules, ctx, answers, concepts)
                 tried += len(group.rules)
-                group.kept[key] = got
-                self.size += 1
+                store[key] = got
             else:
                 recalled += len(group.rules)
             rules += got
@@ -294,20 +284,14 @@ class Recall:
         return findings + [f for _, f in rules]
 
     def _pattern(self, pattern: str, cases: list, ctx, answers, concepts: dict) -> tuple:
-        """((position of the case that held, its findings, walks, walk pieces) or (), rules evaluated):
+        """((position of the case that held, its findings, its walks' pieces) or (), rules evaluated):
         the first case of the pattern whose every REQUIRES rule holds."""
-        compiled, tried = self.r.compiled, 0
+        tried = 0
         for position, rules in cases:
-            results = []
-            for rule in rules:
-                tried += 1
-                ok, wits, where = compiled[rule.fact].ev({}, ctx, answers)
-                if not ok:
-                    break
-                results.append((rule, ok, wits, where))
-            else:
-                (made, walks), pieces = self.r.made.pattern_found(pattern, results, ctx, concepts)
-                return (position, made, walks, pieces), tried
+            results, n = case_results(self.r.compiled, rules, ctx, answers)
+            tried += n
+            if results is not None:
+                return (position, *self.r.made.pattern(pattern, results, ctx, concepts)), tried
         return (), tried
 
     def _rules(self, rules: list, ctx, answers, concepts: dict) -> tuple:

@@ -11,10 +11,20 @@ palace (made as the reading makes a pattern's walks), so its evidence shows the 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from leishen.readings.predicates import Context, PatternLeaf, slot_arg
 from leishen.readings.protocol import FAIL, Predicate, register
+from leishen.readings.records import RuleResult, WalkWitness
 
 EVERY = None  # the key of a case that holds in every palace
+
+
+class Held(NamedTuple):
+    """The first case of a pattern that holds in a palace (its index) and the results of its rules."""
+
+    case: int
+    results: list
 
 
 @register
@@ -46,7 +56,7 @@ class PatternHereLeaf(PatternLeaf):
             return FAIL
         if ctx.walks_of is not None:
             walks = ctx.walks_of(ctx, self.id, results)
-        return True, [("walk", w) for w in walks], []
+        return True, [WalkWitness("walk", w) for w in walks], []
 
     def need(self, env, ctx, out):
         """While checks are collected: those of every palace of P's cases (``pattern(P)`` asks those up to
@@ -75,13 +85,13 @@ def _need_every_palace(ctx: Context, system: str, pattern: str, out: set) -> Non
 
 
 def palace_results(ctx: Context, system: str, pattern: str, answers, palace: str | None) -> list | None:
-    """The results ``(rule, True, witnesses, instances)`` of the REQUIRES rules of the first case of the
-    pattern that holds in *palace* (None: no case does)."""
+    """The results (:class:`RuleResult`) of the REQUIRES rules of the first case of the pattern that holds in
+    *palace* (None: no case does)."""
     found = _by_palace(ctx, system, pattern, answers)
     mine, every = found.get(palace) if palace else None, found.get(EVERY)
-    if mine is None or (every is not None and every[0] < mine[0]):
+    if mine is None or (every is not None and every.case < mine.case):
         mine = every
-    return None if mine is None else mine[1]
+    return None if mine is None else mine.results
 
 
 def _by_palace(ctx: Context, system: str, pattern: str, answers) -> dict:
@@ -93,7 +103,7 @@ def _by_palace(ctx: Context, system: str, pattern: str, answers) -> dict:
         found = ctx.lookup[key] = {}
         for i, case in enumerate(ctx.cases.get((system, pattern), ())):
             for palace, results in _case_palaces(case, ctx, answers).items():
-                found.setdefault(palace, (i, results))
+                found.setdefault(palace, Held(i, results))
     return found
 
 
@@ -107,17 +117,17 @@ def _case_palaces(case: list, ctx: Context, answers) -> dict:
             ok, wits, where = tree.ev({}, ctx, answers)
             if not ok:
                 return {}
-            chart.append((rule, ok, wits, where))
+            chart.append(RuleResult(rule, ok, wits, where))
         elif local is None:
-            local = {p: [(rule, *got)] for p, got in places.items()}
+            local = {p: [RuleResult(rule, *got)] for p, got in places.items()}
         else:
-            local = {p: [*found, (rule, *places[p])] for p, found in local.items() if p in places}
+            local = {p: [*found, RuleResult(rule, *places[p])] for p, found in local.items() if p in places}
         if local is not None and not local:
             return {}
     if local is None:
         return {EVERY: chart}
-    order = {id(rule): i for i, (rule, _) in enumerate(case)}
-    return {p: sorted(chart + found, key=lambda r: order[id(r[0])]) for p, found in local.items()}
+    order = {rule.fact: i for i, (rule, _) in enumerate(case)}
+    return {p: sorted(chart + found, key=lambda res: order[res.rule.fact]) for p, found in local.items()}
 
 
 def _tree_palaces(tree: Predicate, ctx: Context, answers) -> dict | None:
@@ -126,7 +136,7 @@ def _tree_palaces(tree: Predicate, ctx: Context, answers) -> dict | None:
     if not (hasattr(tree, "instances") and tree.pred in ("some", "at")):
         return None
     inst = tree.instances({}, ctx)
-    if not inst or "宮" not in inst[0][1]:
+    if not inst or any("宮" not in local for _, local in inst[:1]):  # (an instance: (key, its local slots))
         return None
     found = {}
     for key, local in inst:

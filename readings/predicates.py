@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from leishen.loaders.conditions import Call, Slot, Sym, Vocabulary
 from leishen.readings.bindings import LODGES, PLATE_OVER, RIDDEN_BY, Bindings, Bound
 from leishen.readings.deity_names import DEITY_NAME, misnamed, named_deities, read_names
-from leishen.readings.protocol import FAIL, Predicate, register, unique_args
+from leishen.readings.protocol import FAIL, Predicate, holds, register, unique_args
+from leishen.readings.records import WalkWitness
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,13 +26,13 @@ class Context:
     vocab: Vocabulary
     labels: dict  # node id → label
     topic: str | None = None
-    patterns: dict = field(default_factory=dict)
+    patterns: dict = field(default_factory=dict)  # (system, pattern) → the pieces of its walks
     undecided: frozenset = frozenset()
     lookup: dict = field(default_factory=dict)  # per reading: the instance tables, filled as asked
     memo: dict | None = None  # with the reader's cache on: graph predicate results by their bound inputs
     topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
     cases: dict = field(default_factory=dict)  # (system, pattern) → its in-scope cases: [[(REQUIRES rule, tree), …], …]
-    walks_of: object = None  # (ctx, pattern, results of its REQUIRES rules) → the pattern's walks (pattern_here)
+    walks_of: object = None  # (ctx, pattern, results of its REQUIRES rules) → its walks' pieces (pattern_here)
 
     def instances_with(self, scope: str, local: str, values: frozenset) -> list[tuple[str, dict]]:
         """The instances of a scope whose local slot is bound to one of *values*, in scope order (kept
@@ -168,7 +169,7 @@ class PatternLeaf(Predicate):
         else:
             walks = next((w for (_, p), w in ctx.patterns.items() if p == self.id), None)
         if walks is not None:
-            return True, [("walk", w) for w in walks], []
+            return True, [WalkWitness("walk", w) for w in walks], []
         course = ctx.bindings.slots.get("課體") if self.system in (None, "liuren") else None
         if course is not None and self.id in course.value:  # a 課體 the engine found (涉害, 伏吟, 八專 …)
             return True, [((self.id, "課體"),)], []
@@ -177,7 +178,7 @@ class PatternLeaf(Predicate):
     def need(self, env, ctx, out):
         if self.id in ctx.undecided:  # its REQUIRES rules' checks are collected with them
             return None
-        return self.ev(env, ctx, {})[0]
+        return holds(self, env, ctx, {})
 
     def reads(self, rd):
         rd.atom(("pattern", self.system, self.id))
@@ -275,10 +276,6 @@ class Eq(ChartLeaf):
             return FAIL
         return True, [bound.chain], []
 
-    def need_inputs(self, args):
-        args.extend(a for a in (self.first, self.second, self.name_arg) if a is not None and a.slot is not None)
-        return 0
-
     @classmethod
     def keys(cls, call, k):
         args = call.args
@@ -303,10 +300,6 @@ class Same(ChartLeaf):
             return FAIL
         other, obound = self.second.get(env, b)
         return (True, _chain(bound) + _chain(obound), []) if other == value else FAIL
-
-    def need_inputs(self, args):
-        args.extend(a for a in (self.first, self.second) if a.slot is not None)
-        return 0
 
     @classmethod
     def keys(cls, call, k):

@@ -7,7 +7,6 @@ Each class states, side by side, what the reading engine asks of a kind of condi
 - ``need(env, ctx, out)``: three-valued (True / False / None = the graph decides), adding to *out* the ground
   checks the backend must answer;
 - ``reads(rd)``: every chart value ``ev`` may read, as atoms (what a recalled outcome is kept under);
-- ``need_inputs(args)``: the arguments ``need`` reads, when nothing else decides it (else None);
 - ``keys(call, k)``: the keys a chart must have for the condition to hold (the rule index), from the call;
 - ``slot_args()``, ``cost()``, ``chart_decided()``: the slots it reads outside inner scopes, what it costs
   to decide, whether the chart alone decides it.
@@ -45,7 +44,7 @@ class Predicate:
         raise NotImplementedError
 
     def need(self, env: dict, ctx, out: set) -> bool | None:
-        return self.ev(env, ctx, {})[0]
+        return holds(self, env, ctx, {})
 
     def parts(self) -> tuple:
         """The nodes this one combines (none for a leaf)."""
@@ -59,11 +58,6 @@ class Predicate:
             rd.unread(self)
         for part in parts:
             part.reads(rd)
-
-    def need_inputs(self, args: list) -> int | None:
-        """Add the arguments this node's ``need`` reads to *args* and return how many graph predicates it grounds;
-        None when something else (a pattern, the topic, an inner scope …) decides it."""
-        return None
 
     @classmethod
     def keys(cls, call: Call, k) -> list | None:
@@ -82,6 +76,12 @@ class Predicate:
     def chart_decided(self) -> bool:
         """Whether the chart and the request alone decide it (no graph predicate, no pattern)."""
         return all(p.chart_decided() for p in self.parts())
+
+
+def holds(node: Predicate, env: dict, ctx, answers) -> bool:
+    """Whether *node* holds (its ``ev`` without the witnesses)."""
+    ok, _, _ = node.ev(env, ctx, answers)
+    return ok
 
 
 def unique_args(args) -> list:
@@ -148,4 +148,6 @@ def compile_condition(call: Call, vocab: Vocabulary, system: str | None = None,
     found = interned.get(key)
     if found is None:
         found = interned[key] = predicate_class(call.pred, vocab).compile(call, vocab, system, sub)
+        if hasattr(found, "serial"):  # (a node whose results the reader keeps, by this number)
+            found.serial = len(interned)
     return found

@@ -20,21 +20,19 @@ from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon, chart_bindings, chart_names
-from leishen.readings.evaluate import Context, chart_decides, compile_condition
+from leishen.readings.cache import Kept
+from leishen.readings.evaluate import Context, compile_condition
 from leishen.readings.evaluators import Batched, Case, Plain, ReadingScope, Recalled
 from leishen.readings.protocol import check_registered
 from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates
-from leishen.readings.answers import Hops, check_params
+from leishen.readings.records import Hops, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
 from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_checks, lore_findings, relation_findings,
                                    relation_rows, shensha_findings, slot_relations)
-from leishen.readings.lore_cache import lore_store
 from leishen.readings.outcomes import Recall
 from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
 from leishen.readings.trail import chart_trail
-
-MEMO_LIMIT = 50_000  # graph predicate results kept (about 50 MB); emptied past it, between readings
 
 
 class Reader(Topics, Selecting):
@@ -60,7 +58,8 @@ class Reader(Topics, Selecting):
         check_registered(self.vocab)  # every predicate row has its evaluator class (else: file, row, column)
         self.data_schema = load_schema()
         self.facts = {f.id: f for f in self.data.facts}
-        self.lex = Lexicon(self.data.nodes, self.data.facts)
+        self.kept = Kept(cache if cache is not None else backend.keeps_answers)  # what lasts between readings
+        self.lex = Lexicon(self.data.nodes, self.kept, self.data.facts)
         self.props = dict(self.lex.props)
         self.props.update((n.id, n.props) for n in self.data.nodes if n.label == "Fact")  # names of Fact nodes in paths
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
@@ -69,7 +68,7 @@ class Reader(Topics, Selecting):
         self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
         interned: dict = {}  # equal conditions (and parts) compiled once: one node, one memo
         self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system, interned) for r in self.data.rules}
-        self.chart_only = frozenset(f for f, node in self.compiled.items() if chart_decides(node))
+        self.chart_only = frozenset(f for f, node in self.compiled.items() if node.chart_decided())
         self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
         self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
         for r in self.requires:
@@ -88,18 +87,13 @@ class Reader(Topics, Selecting):
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
-        self.cache = cache if cache is not None else backend.keeps_answers
         self.evaluator = evaluator or (None if recall else "plain")  # None: by the cache (see evaluator_now)
         self.evaluators = {"plain": Plain(self), "batched": Batched(self), "recalled": Recalled(self)}
-        self._answers: dict = {}
-        self.lore_answers: dict = {}  # the lore queries' answers, when the cache is on
-        self._memo: dict = {}  # graph predicate results by bound inputs, when the cache is on
         self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
                            for r in self.data.rules}
         self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
                                  for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self.made = Made(self)
-        self._scopes: dict = {}
         self._pool = None  # the worker threads that ask a server the relation queries (_ask_relations)
         self._pool_lock = threading.Lock()
         self.recall = Recall(self)  # outcomes recalled by what they read (the recalled evaluator)
@@ -141,29 +135,42 @@ class Reader(Topics, Selecting):
         self.topic_ids = sorted((topics | set(self.consults)) - {None})
 
     # ---- a reading's scope, context and answers -------------------------------------------------
+    @property
+    def cache(self) -> bool:
+        """Whether the backend's answers are kept from one reading to the next (:mod:`leishen.readings.cache`)."""
+        return self.kept.answers_on
+
+    @cache.setter
+    def cache(self, on: bool) -> None:
+        self.kept.answers_kept = on
+        self.kept.refresh()
+
     def evaluator_now(self, only=None):
         """The evaluator of a reading: the one asked for, else ``recalled`` with the cache on (``plain`` for a
         ``find``'s few chosen rules), ``batched`` with it off."""
-        name = self.evaluator or ("batched" if not self.cache else "plain" if only is not None else "recalled")
+        recall = only is None and self.kept.keeps("outcomes")
+        name = self.evaluator or ("batched" if not self.cache else "recalled" if recall else "plain")
         return self.evaluators[name]
 
     def _context(self, b, topic_id: str | None) -> tuple[Context, ReadingScope]:
         """What a reading's conditions are evaluated against (with the memo when the cache is on), and its scope."""
         topics = self.topic_scope(topic_id)
         scope = self.scope_of(b.systems, topics)
-        return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=self._memo if self.cache else None,
+        return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=self.kept.memo if self.cache else None,
                        cases=scope.here, walks_of=self._walks_of), scope
 
     def _walks_of(self, ctx: Context, pattern: str, results: list) -> list:
-        """The walks of a pattern from the results of one case's REQUIRES rules (its walks through one palace,
-        for ``pattern_here``), made as a reading makes a pattern's (and kept alike)."""
-        return self.made.pattern(pattern, results, ctx, self.slot_concepts(ctx))[1]
+        """The pieces of a pattern's walks from the results of one case's REQUIRES rules (its walks through one
+        palace, for ``pattern_here``), made as a reading makes a pattern's (and kept alike)."""
+        _, pieces = self.made.pattern(pattern, results, ctx, self.slot_concepts(ctx))
+        return pieces
 
     def scope_of(self, systems: tuple, topics: frozenset, only: frozenset | None = None) -> ReadingScope:
         """The :class:`ReadingScope` of a reading of these systems and topics (kept per such pair; with *only*,
         the cases and rules of those facts alone)."""
         key = (systems, topics, only)
-        found = self._scopes.get(key)
+        store = self.kept.scopes
+        found = store.get(key)
         if found is None:
             if only is not None:
                 full = self.scope_of(systems, topics)
@@ -171,7 +178,7 @@ class Reader(Topics, Selecting):
                                       others=tuple(r for r in full.others if r.fact in only), only=only)
             else:
                 found = self._make_scope(systems, topics)
-            self._scopes[key] = found
+            store[key] = found
         return found
 
     def _make_scope(self, systems: tuple, topics: frozenset) -> ReadingScope:
@@ -197,7 +204,7 @@ class Reader(Topics, Selecting):
 
     def kept_answers(self) -> dict:
         """The answers kept across readings with the cache on (else a reading's own, empty at its start)."""
-        return self._answers if self.cache else {}
+        return self.kept.stores["answers"] if self.cache else {}
 
     def answer(self, checks: set) -> dict:
         """Every ground check → its witness hops, asking the backend (in one call) those not kept."""
@@ -213,9 +220,8 @@ class Reader(Topics, Selecting):
         reading option of the places a 神煞 is read at (``core``, the default, or ``all``: lore.LESSONS)."""
         lessons = checked_lessons(lessons)
         topic_id = self.topic_id(topic)
+        self.kept.start()
         self.made.start()
-        if len(self._memo) > MEMO_LIMIT:
-            self._memo.clear()
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx, scope = self._context(b, topic_id)
         if only is not None:
@@ -238,6 +244,7 @@ class Reader(Topics, Selecting):
         ``pattern(P)`` holds where a reading finds P. ConditionError when the condition is malformed."""
         call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
                                        system_hint=system or "liuren", vocab=self.vocab)
+        self.kept.start()
         b = chart_bindings(chart, self.lex, self.seasons)
         ctx, scope = self._context(b, self.topic_id(topic))
         self.made.start()
@@ -257,14 +264,6 @@ class Reader(Topics, Selecting):
                           undecided=frozenset(p for p, _ in self.cases))
             self.evaluators["batched"].collect(ctx, scope, checks)
         return checks
-
-    def prefetch(self, charts: list[dict], topics: list[str | None]) -> int:
-        """Ask the backend, in one call, every ground check the readings of these charts under these
-        topics need, and keep the answers (turns the cache on). Returns the number of checks asked."""
-        checks = self.checks_of(charts, topics)
-        self.cache = True
-        self.answer(checks)
-        return len(checks)
 
     # ---- the reading's JSON and its lore --------------------------------------------------------
     def _lore_findings(self, b, topic_id, answers, lore: dict, relations: tuple, lessons: str) -> list[dict]:
@@ -295,7 +294,6 @@ class Reader(Topics, Selecting):
         (a Future of :meth:`_relations`); else None, and they are asked in turn."""
         if not self.backend.concurrent_reads:
             return None
-        lore_store(self)  # made here, so the worker never makes it too
         with self._pool_lock:  # readings made at once (the HTTP service's threads) share one pool
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="leishen-relations")

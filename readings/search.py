@@ -139,7 +139,7 @@ def find(reader, rule: str, start: datetime, end: datetime, *, step: str = "hour
     """``{"moment", "findings": [finding ids]}`` for every moment where *rule* holds. *rule* is a fact id,
     an inventory item, a pattern or meaning name, ``subject→object``, or a lore query name."""
     chosen, lore = reader.select(rule)  # what is evaluated: what is asked, and the patterns its rules test
-    asked = reader.named(rule)[0]
+    asked, _ = reader.named(rule)
     if not chosen and not lore:
         raise FindError(f"unknown rule {rule!r}: give a fact id, an item, a pattern or meaning name, "
                         "or one of kin, stages, vigour, relations, leixiang, shensha", "rule")

@@ -9,8 +9,6 @@ not only the reading.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from leishen.engine.calendar import BRANCHES, STEMS
 from leishen.engine.liuren import methods
 from leishen.engine.liuren.options import LiurenOptions, SheHaiSeat
@@ -26,38 +24,17 @@ def liuren_trail(lr: dict) -> dict:
     out = {"method": lr.get("method"), "course": lr.get("course"), "transmissions": lr.get("transmissions"),
            "options": lr.get("options", {})}
     try:
-        board = (_school(lr.get("options")), STEMS.index(lr["day"][0]), BRANCHES.index(lr["day"][1]), int(lr["offset"]))
-        _board(*board)
+        options = LiurenOptions.from_mapping(lr.get("options") or {})
+        board = methods.Board.build(STEMS.index(lr["day"][0]), BRANCHES.index(lr["day"][1]), int(lr["offset"]), options)
     except (KeyError, ValueError, TypeError, AttributeError):
         out["steps"] = None  # a typed-in chart without the plate offset: the method is reported as given
         return out
-    out["steps"] = [{key: [dict(item) for item in value] if isinstance(value, list) else value
-                     for key, value in step.items()} for step in _steps(*board)]  # the reading's own copy
+    out["steps"] = _steps(board, options)
     return out
 
 
-def _school(values) -> LiurenOptions:
-    """The school options of a section's ``options`` mapping (parsed once per distinct mapping)."""
-    try:
-        return _parsed_options(tuple(values.items()) if values else ())
-    except TypeError:  # a value that cannot be a key (a typed-in chart): parsed as given
-        return LiurenOptions.from_mapping(values)
-
-
-@lru_cache(maxsize=64)
-def _parsed_options(items: tuple) -> LiurenOptions:
-    return LiurenOptions.from_mapping(dict(items))
-
-
-@lru_cache(maxsize=4096)
-def _board(options: LiurenOptions, day_stem: int, day_branch: int, offset: int) -> methods.Board:
-    return methods.Board.build(day_stem, day_branch, offset, options)
-
-
-@lru_cache(maxsize=4096)
-def _steps(options: LiurenOptions, day_stem: int, day_branch: int, offset: int) -> list:
-    """The 九宗門 steps on one board (kept per board; callers copy them)."""
-    board = _board(options, day_stem, day_branch, offset)
+def _steps(board: methods.Board, options: LiurenOptions) -> list:
+    """The 九宗門 steps on one board."""
     kind, candidates = methods.ke_candidates(board)
     steps = [{"step": "賊剋", "kind": {"zei": "下賊上", "ke": "上剋下"}.get(kind, kind),
               "candidates": [_lesson(c) for c in candidates]}]

@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 
 from leishen.loaders.records import Fact
-
-PIECE_LIMIT = 30_000  # walks kept (about 60 MB at most, most of it shared with the findings kept)
+from leishen.readings.records import GraphWitness, QualifierWitness, WalkWitness
 
 
 def node_json(node_id, props: dict[str, dict], slot: str | None = None) -> dict:
@@ -45,8 +44,8 @@ def chain_walk(chain: tuple, props: dict) -> list:
 
 
 def graph_walk(hops: list, props: dict) -> list:
-    """A graph witness ``[[from, type, to, key, src, forward], …]`` as a walk."""
-    walk = [node_json(hops[0][0], props)]
+    """A graph witness's hops (:class:`~leishen.readings.records.Hop`) as a walk."""
+    walk = [node_json(hops[0].source, props)]
     for frm, rtype, to, key, src, forward in hops:
         walk += [{"rel": rtype, "chart": False, "src": list(src or ()), "key": key, "forward": bool(forward)},
                  node_json(to, props)]
@@ -54,24 +53,24 @@ def graph_walk(hops: list, props: dict) -> list:
 
 
 def witness_walk(w, props: dict) -> list:
-    """A witness (a chart chain, or ``("graph", hops, start chain, end slot)``) as a walk: a graph
-    witness starts with the chart hops of the slot it was asked from, and names the slot it ends at."""
-    if isinstance(w, tuple) and w and w[0] == "walk":  # a pattern's own path, already a walk
-        return w[1]
-    if isinstance(w, tuple) and w and w[0] == "qualifier":  # object ←OBJECT– fact –QUALIFIER→ value
-        _, fid, obj, role, value, chain, src = w
-        fact_node = node_json(f"Fact:{fid}", props)
-        return (chain_walk(chain, props) if chain else [node_json(obj, props)]) + [
-                {"rel": "OBJECT", "chart": False, "src": list(src or ()), "key": f"{fid}/object", "forward": False},
-                fact_node,
-                {"rel": "QUALIFIER", "chart": False, "src": list(src or ()), "key": f"{fid}/q/{role}", "forward": True},
-                node_json(value, props)]
-    if isinstance(w, tuple) and w and w[0] == "graph":
-        _, hops, start, end = w
-        walk = graph_walk(hops, props)
-        if start:
-            walk = chain_walk(start, props) + walk[1:]
-        return walk[:-1] + [{**walk[-1], "slot": end}] if end else walk
+    """A witness (:mod:`leishen.readings.records`) as a walk: a chart chain hop by hop; a graph witness starting
+    with the chart hops of the slot it was asked from and naming the slot it ends at; a qualifier's object
+    ←OBJECT– fact –QUALIFIER→ value; a pattern's walk as it is."""
+    kind = type(w)
+    if kind is WalkWitness:
+        return w.walk
+    if kind is QualifierWitness:
+        src, fid = list(w.src or ()), w.fact
+        return (chain_walk(w.chain, props) if w.chain else [node_json(w.object, props)]) + [
+                {"rel": "OBJECT", "chart": False, "src": src, "key": f"{fid}/object", "forward": False},
+                node_json(f"Fact:{fid}", props),
+                {"rel": "QUALIFIER", "chart": False, "src": list(src), "key": f"{fid}/q/{w.role}", "forward": True},
+                node_json(w.value, props)]
+    if kind is GraphWitness:
+        walk = graph_walk(w.hops, props)
+        if w.start:
+            walk = chain_walk(w.start, props) + walk[1:]
+        return walk[:-1] + [{**walk[-1], "slot": w.end}] if w.end else walk
     return chain_walk(w, props)
 
 
@@ -100,50 +99,44 @@ class Piece:
 
 
 class Pieces:
-    """The pieces of one reader's findings (its node catalogue *props*), kept by what they are: the
-    walks of the witnesses (at most *limit*, emptied past it), the hops of the facts, the path nodes
-    and meanings of the nodes (as many as the graph has)."""
+    """The pieces of one reader's findings (its node catalogue *props*), made once and kept in the reader's
+    ``pieces`` store (:mod:`leishen.readings.cache`) by what they are: the walk of a witness (by its key), the
+    hop of a fact (``("hop", fact id, forward)``), the path node and the meaning of a node (``("node", id)``,
+    ``("meaning", id)``)."""
 
-    def __init__(self, props: dict, limit: int = PIECE_LIMIT):
-        self.props, self.limit = props, limit
-        self.walks: dict = {}  # witness key → Piece
-        self.hops: dict = {}  # (fact id, forward) → the fact's hop
-        self.nodes: dict = {}  # node id → its path node (no slot)
-        self.meanings: dict = {}  # node id → its meaning
-
-    def start(self) -> None:
-        """Called before a reading: empties the walks when they have grown past the limit (findings
-        already made keep theirs)."""
-        if len(self.walks) > self.limit:
-            self.walks.clear()
+    def __init__(self, props: dict, kept):
+        self.props, self.kept = props, kept
 
     def piece(self, w, key) -> Piece:
         """The piece of witness *w* whose key is *key* (made the first time)."""
-        found = self.walks.get(key)
+        store = self.kept.pieces
+        found = store.get(key)
         if found is None:
-            found = self.walks[key] = Piece(witness_walk(w, self.props), key)
+            found = store[key] = Piece(witness_walk(w, self.props), key)
         return found
 
     def hop(self, fact: Fact, forward: bool = True) -> dict:
         """The fact's own edge as a hop (its qualifiers parsed once)."""
-        found = self.hops.get((fact.id, forward))
+        store, key = self.kept.pieces, ("hop", fact.id, forward)
+        found = store.get(key)
         if found is None:
-            found = self.hops[(fact.id, forward)] = fact_hop(fact, forward)
+            found = store[key] = fact_hop(fact, forward)
         return found
 
     def node(self, node_id) -> dict:
         """A path node without a slot."""
-        found = self.nodes.get(node_id)
+        store, key = self.kept.pieces, ("node", node_id)
+        found = store.get(key)
         if found is None:
-            found = self.nodes[node_id] = node_json(node_id, self.props)
+            found = store[key] = node_json(node_id, self.props)
         return found
 
     def meaning(self, node: dict) -> dict | None:
         """The meaning of the node a path ends at (None for a value)."""
         if "node" not in node:
             return None
-        node_id = node["node"]["id"]
-        found = self.meanings.get(node_id)
+        store, key = self.kept.pieces, ("meaning", node["node"]["id"])
+        found = store.get(key)
         if found is None:
-            found = self.meanings[node_id] = meaning(node_id, self.props)
+            found = store[key] = meaning(key[1], self.props)
         return found

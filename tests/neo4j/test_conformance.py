@@ -117,7 +117,7 @@ def _rule_check_inputs(nx_store, rnd) -> list[dict]:
     and the edge cases: no checks, unknown nodes, a path whose types match nothing."""
     import leishen
     from leishen.readings import Reader
-    from leishen.readings.answers import check_params
+    from leishen.readings.records import check_params
 
     reader = Reader(nx_store, cache=False)
     topics = [None] + [t["id"] for t in reader.topics()]

@@ -2,7 +2,7 @@
 random computed charts and typed-in variants of them (one field changed, a field dropped, a hosted
 field added, a list where nothing is read), the bindings made with the reader's warm tables equal,
 slot for slot and in order, the bindings made with tables that keep nothing; each Bindings keeps its
-own lists and maps; the tables stop growing at their limit."""
+own lists and maps (the tables are the reader's ``bounds`` store, readings/cache.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import random
 
 import leishen
 from leishen.readings import reader
-from leishen.readings.bindings import Lexicon, Shared, chart_bindings
+from leishen.readings.bindings import Lexicon, chart_bindings
+from leishen.readings.cache import Kept
 
 from fired import random_moments
 
@@ -55,15 +56,16 @@ def _variants(chart: dict, rng: random.Random) -> list[dict]:
 
 def test_shared_bindings_equal_bindings_made_anew():
     r = reader()
-    plain = Lexicon(r.data.nodes)
-    plain.shared = Shared(limit=0)
+    nothing = Kept()
+    nothing.switch_off("bounds")
+    plain = Lexicon(r.data.nodes, nothing)
     rng = random.Random(3)
     charts = [leishen.chart(m) for m in random_moments(160, seed=21)]
     charts += [v for c in charts[:30] for v in _variants(c, rng)]
     rng.shuffle(charts)
     for chart in charts + charts[::3]:  # the second time, every section is found in the tables
         assert _layout(chart_bindings(chart, r.lex, r.seasons)) == _layout(chart_bindings(chart, plain, r.seasons))
-    assert r.lex.shared.sections and not plain.shared.sections
+    assert r.kept.stores["bounds"] and not nothing.stores["bounds"]
 
 
 def test_each_bindings_has_its_own_lists_and_maps():
@@ -78,14 +80,3 @@ def test_each_bindings_has_its_own_lists_and_maps():
     first.scopes["宮"].clear()
     first.above.clear()
     assert _layout(chart_bindings(chart, r.lex, r.seasons)) == _layout(again)
-
-
-def test_tables_stop_growing_at_their_limit():
-    r = reader()
-    small, plain = Lexicon(r.data.nodes), Lexicon(r.data.nodes)
-    small.shared, plain.shared = Shared(limit=5), Shared(limit=0)
-    for moment in random_moments(40, seed=5):
-        chart = leishen.chart(moment)
-        assert _layout(chart_bindings(chart, small, r.seasons)) == _layout(chart_bindings(chart, plain, r.seasons))
-    shared = small.shared
-    assert len(shared.roots) == len(shared.hops) == 20 and len(shared.sections) == 5

@@ -19,6 +19,7 @@ from leishen.errors import OntologyError
 from leishen.loaders.conditions import check_decided_by, vocabulary
 from leishen.readings.predicates import Arg
 from leishen.readings.protocol import FAIL, Predicate, check_registered, register, unique_args
+from leishen.readings.records import GraphWitness, PathCheck
 from leishen.readings.read import Reader
 
 ROW = {"args": ["slot|node", "slot|node"], "decided_by": "graph", "en": "A's branch clashes with B's (沖)"}
@@ -40,14 +41,15 @@ class Clashes(Predicate):
 
     def checks(self, env, ctx) -> list:
         a, z = (e.value(env, ctx.bindings) for e in self.ends)
-        return [("path", a, (("CLASHES", "either"),), z)] if isinstance(a, str) and isinstance(z, str) else []
+        return [PathCheck("path", a, (("CLASHES", "either"),), z)] if isinstance(a, str) and isinstance(z, str) else []
 
     def ev(self, env, ctx, answers):
         for check in self.checks(env, ctx):
             hops = answers.get(check)
             if hops:
                 start = self.ends[0].bound(env, ctx.bindings)
-                return True, [("graph", hops, start.chain if start and start.value == hops[0][0] else None, None)], []
+                return True, [GraphWitness("graph", hops, start.chain if start and start.value == hops[0].source else None,
+                                           None)], []
         return FAIL
 
     def need(self, env, ctx, out):
@@ -58,10 +60,6 @@ class Clashes(Predicate):
     def reads(self, rd):
         for a in self.ends:
             rd.arg(a)
-
-    def need_inputs(self, args):
-        args.extend(a for a in self.ends if a.slot is not None)
-        return 1
 
     def slot_args(self):
         return unique_args(self.ends)

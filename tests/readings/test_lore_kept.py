@@ -1,5 +1,6 @@
-"""The lore readings' store (readings/lore_cache.py): a finding handed out again is the one the reading
-would make afresh; without the cache every reading still asks the backend; the store stays bounded."""
+"""What a reader keeps of the lore readings (its ``answers`` store, readings/cache.py: the relation rows and the
+lists of findings made of them): a finding handed out again is the one the reading would make afresh; without
+the cache every reading still asks the backend; the store is the reader's own."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import pytest
 
 import leishen
 from leishen.readings import reader
-from leishen.readings.lore_cache import LoreStore, lore_store
 
 LORE = {"kin", "stages", "vigour", "relations", "leixiang", "shensha"}
 TOPICS = (None, "*", "人物")
@@ -45,7 +45,7 @@ def test_a_kept_finding_is_the_one_made_afresh():
     fresh = []
     for chart in later:
         for topic in TOPICS:
-            r.lore_answers.pop("store", None)
+            r.kept.stores["answers"].clear()
             fresh.append(_lore(r.read(chart, topic=topic)))
     assert kept == fresh
     assert sum(len(f) for f in kept) > 30 * len(TOPICS)  # kin, stages, vigour at least, for each reading
@@ -72,16 +72,9 @@ def test_without_the_cache_each_reading_asks_the_backend(asking):
         assert asked.count("relations_among") == asked.count("relations_from") == wanted, asked
 
 
-def test_the_store_is_emptied_past_its_limit():
-    """Past its limit the store drops its findings and the lists made of them (a finding handed out
-    stays valid); what is asked then is made again."""
-    store = LoreStore(limit=2)
-    for i in range(5):
-        assert store.finding(("f", i), dict, {"n": i}) == {"n": i}
-        assert store.kept(("list", i), list, (i,)) == [i]
-        assert len(store.found) <= 2 and len(store.lists) <= 2
-    assert set(store.found) == {("f", 4)} and set(store.lists) == {("list", 4)}
-
-
-def test_the_store_is_the_readers_own(asking):
-    assert lore_store(asking) is lore_store(asking) is not lore_store(reader())
+def test_the_answers_are_the_readers_own(asking):
+    """A reader keeps the relation rows and the lore lists only with the cache on, in a store of its own."""
+    r = reader()
+    for each in (asking, r):
+        each.read(_charts(1, seed=24)[0], topic="*")
+    assert ("among",) in r.kept.stores["answers"] and not asking.kept.stores["answers"]

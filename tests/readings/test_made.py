@@ -1,6 +1,6 @@
-"""The findings store (readings/findings.py ``Made``) and the pieces it shares (readings/walks.py): a
-finding handed out again, from either generation of the store, is the one a reading makes afresh; the
-pieces findings share are not changed by later readings; the store and the pieces stay bounded."""
+"""What a reader keeps (readings/cache.py): a finding handed out again (readings/findings.py ``Made``) is the one a
+reading makes afresh; the pieces findings share (readings/walks.py) are not changed by later readings; the stores
+stay within their budget; one switch keeps nothing."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 import leishen
 from leishen.readings import reader
-from leishen.readings.findings import Made
+from leishen.readings.read import Reader
 
 TOPICS = (None, "*", "求財")
 MADE = {"rules", "patterns"}
@@ -28,36 +28,32 @@ def _made(reading: dict) -> list[dict]:
     return [f for f in reading["findings"] if f["query"] in MADE]
 
 
-@pytest.fixture()
-def swap():
-    """The shared reader, a function that gives it another Made, and its own Made (put back after)."""
+def test_kept_findings_are_the_ones_made_afresh():
+    """Readings by a reader whose budget is 0 (every store emptied before each reading: nothing kept from one
+    reading to the next) equal those of the shared reader, whose stores are warm; each chart is read again
+    later, so those findings come from the stores (patterns' walks included); the budget holds."""
     r = reader()
-    own = r.made
-
-    def use(made: Made) -> None:
-        r.made = made
-
-    yield r, use, own
-    r.made = own
-
-
-def test_kept_findings_are_the_ones_made_afresh(swap):
-    """Readings by a store that turns its generations every reading (and empties its pieces), and by
-    the reader's own warm store, equal readings by a store that keeps nothing yet; each chart is read
-    again later, so those findings come from the store (patterns' walks included)."""
-    r, use, own = swap
+    tiny = Reader(r.backend)
+    tiny.kept.budget = 0
     charts = _charts(24, seed=5)
-    tiny = Made(r, limit=0)
-    tiny.pieces.limit = 0
     for chart in charts + charts[::2]:
         for topic in TOPICS:
-            use(Made(r))
-            fresh = _made(r.read(chart, topic=topic))
-            for made in (tiny, own):
-                use(made)
-                assert _made(r.read(chart, topic=topic)) == fresh
-    # bounded: a generation holds at most one reading past the limit, the pieces likewise
-    assert len(tiny.store) + len(tiny._older) <= 2 * 1_000 and len(tiny.pieces.walks) <= 1_000
+            assert _made(tiny.read(chart, topic=topic)) == _made(r.read(chart, topic=topic))
+    # bounded: the stores hold at most one reading past the budget
+    assert tiny.kept.size() < 20_000
+
+
+def test_one_switch_keeps_nothing(monkeypatch):
+    """LEISHEN_NO_READING_CACHE=1: nothing lasts from one reading to the next (the Batched evaluator, as on a
+    server), and the reading is the same."""
+    r = reader()
+    chart = _charts(1, seed=9)[0]
+    before = r.read(chart, topic="*")
+    monkeypatch.setenv("LEISHEN_NO_READING_CACHE", "1")
+    fresh = Reader(r.backend)
+    assert not fresh.cache and fresh.evaluator_now() is fresh.evaluators["batched"]
+    again = fresh.read(chart, topic="*")
+    assert again["findings"] == before["findings"] and fresh.kept.size() == 0
 
 
 def test_pieces_are_not_changed_by_later_readings():
