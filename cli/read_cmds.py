@@ -93,7 +93,7 @@ def read(moment, tz, fold, topic, lang, typed, every, lessons, backend, uri, use
         click.echo(render_reading(reading, lang, names))
         return
     from leishen.cli.render_judged import render_judged
-    click.echo(render_judged(reading, lang, names))
+    click.echo(render_judged(reading, lang, names, r))
 
 
 @click.command("find")

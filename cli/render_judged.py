@@ -10,9 +10,8 @@ from functools import lru_cache
 from pathlib import Path
 
 WORDS_TABLE = Path(__file__).resolve().parents[1] / "ontology" / "readings" / "ui_words.csv"
-#: 六親 by how the branch's phase stands to the day stem's, in the order 比 生 剋 被剋 被生 (000:27's five kin)
-KIN_BY_STEP = ("兄", "子", "財", "鬼", "印")
-PHASE_ORDER = "木火土金水"
+TRANSMISSION_SLOTS = ("初傳", "中傳", "末傳")
+LESSON_SLOTS = ("課1上", "課2上", "課3上", "課4上")
 REASONS_SHOWN = 6
 MARKS = {"吉": "○", "凶": "×", "平": "·", "混": "±", "未定": "?"}
 
@@ -35,18 +34,36 @@ def words(key: str, lang: str) -> list[str]:
     return word(key, lang).split()
 
 
-def kin_of(day_stem: str, branch: str) -> str:
-    """六親 of *branch* to the day stem (000:27): the same phase 兄, the phase it generates 子, the one it
-    overcomes 財, the one overcoming it 鬼, the one generating it 印."""
-    from leishen.engine.calendar import BRANCHES, STEMS
-    from leishen.engine.liuren.tables import BRANCH_ELEMENT, STEM_ELEMENT
-    if day_stem not in STEMS:
-        return ""
-    if branch in STEMS:  # the day stem as the lower of the first lesson
-        return KIN_BY_STEP[(STEM_ELEMENT[STEMS.index(branch)] - STEM_ELEMENT[STEMS.index(day_stem)]) % 5]
-    if branch not in BRANCHES:
-        return ""
-    return KIN_BY_STEP[(BRANCH_ELEMENT[BRANCHES.index(branch)] - STEM_ELEMENT[STEMS.index(day_stem)]) % 5]
+def kin_from_findings(reading: dict) -> dict[str, str]:
+    """slot (初傳 …) → the 六親 its kin finding names (the reading's ``kin`` findings: KIN_BRANCH facts of the day
+    stem, 000:23–31), as the web page reads them."""
+    out = {}
+    for f in reading.get("findings") or ():
+        if f.get("query") == "kin":
+            for slot in (f.get("bindings") or {}).keys() & set(TRANSMISSION_SLOTS):
+                out[slot] = (f.get("meaning") or {}).get("zh") or ""
+    return out
+
+
+def kin_from_graph(reader, day_stem: str, branches: dict[str, str]) -> dict[str, str]:
+    """slot → the 六親 of the branch bound to it (*branches*: slot → Branch id) to the day stem node *day_stem*:
+    the graph's KIN_BRANCH relations, asked once through the named query ``relations_from`` (no variant row)."""
+    rows = reader.backend.run("relations_from", node_ids=[day_stem], types=["KIN_BRANCH"])
+    by_branch = {r["target"]["id"]: reader.props.get(r["qualifiers"].get("kin"), {}).get("name", "")
+                 for r in rows if not r.get("variant")}
+    return {slot: by_branch[b] for slot, b in branches.items() if b in by_branch}
+
+
+def kin_of_slots(reading: dict, reader=None) -> dict[str, str]:
+    """slot (課1上 … 課4上, 初傳 中傳 末傳) → its 六親 to the day stem: a transmission's from the reading's kin
+    finding; a slot without one (the 四課) from the graph, when a *reader* is given."""
+    out = kin_from_findings(reading)
+    bindings = reading.get("bindings") or {}
+    missing = {s: bindings[s] for s in (*LESSON_SLOTS, *TRANSMISSION_SLOTS)
+               if s not in out and isinstance(bindings.get(s), str)}
+    if reader is not None and missing and isinstance(bindings.get("日干"), str):
+        out.update(kin_from_graph(reader, bindings["日干"], missing))
+    return out
 
 
 def _width_of(text: str) -> str:
@@ -64,10 +81,10 @@ def _cells(values: list[str]) -> str:
     return " ".join(_pad(v or "—", 4) for v in values).rstrip()
 
 
-def liuren_lines(liuren: dict, lang: str) -> list[str]:
-    """四課 (fourth to first, as the board reads) with 天將, 六親 and 遁干 over each, the lower beneath; 三傳 with
-    the same; 課體 and the 九宗門 method; 月將, 旬空 and 貴人."""
-    day_stem = (liuren.get("day") or " ")[0]
+def liuren_lines(liuren: dict, lang: str, kin: dict | None = None) -> list[str]:
+    """四課 (fourth to first, as the board reads) with 天將, 六親 (*kin*: slot → 六親, :func:`kin_of_slots`) and
+    遁干 over each, the lower beneath; 三傳 with the same; 課體 and the 九宗門 method; 月將, 旬空 and 貴人."""
+    kin = kin or {}
     generals, dun = liuren.get("generals") or {}, liuren.get("dun") or {}
     lessons = (liuren.get("lessons") or [])[::-1]
     rows = words("lesson_rows", lang)
@@ -75,17 +92,18 @@ def liuren_lines(liuren: dict, lang: str) -> list[str]:
     width = max(_width_of(x) for x in rows + names) + 1
     out = [f"{word('lessons', lang)}"]
     uppers = [x["upper"] for x in lessons]
-    for label, values in zip(rows, (uppers, [generals.get(u, "") for u in uppers],
-                                    [kin_of(day_stem, u) for u in uppers], [dun.get(u, "") for u in uppers],
-                                    [x["lower"] for x in lessons])):
+    kins = [kin.get(slot, "") for slot in LESSON_SLOTS[:len(lessons)][::-1]]  # 課4上 first, as the board reads
+    for label, values in zip(rows, (uppers, [generals.get(u, "") for u in uppers], kins,
+                                    [dun.get(u, "") for u in uppers], [x["lower"] for x in lessons])):
         out.append(f"  {_pad(label, width)} {_cells(values)}")
     details = liuren.get("transmission_details") or [{"branch": b} for b in liuren.get("transmissions", [])]
     if details:
         out.append(word("transmissions", lang))
-        for name, item in zip(names, details):
+        for name, slot, item in zip(names, TRANSMISSION_SLOTS, details):
             b = item["branch"]
             extra = word("void", lang) if item.get("void") else ""
-            out.append(f"  {_pad(name, width)} {_cells([b, item.get('general') or generals.get(b, ''), kin_of(day_stem, b), item.get('dun') or dun.get(b, '')])}  {extra}".rstrip())
+            cells = [b, item.get("general") or generals.get(b, ""), kin.get(slot, ""), item.get("dun") or dun.get(b, "")]
+            out.append(f"  {_pad(name, width)} {_cells(cells)}  {extra}".rstrip())
     facts = []
     if liuren.get("course") or liuren.get("method"):
         facts.append(f"{word('course', lang)} {'・'.join(liuren.get('course') or [])}  "
@@ -132,15 +150,15 @@ def _square(plate) -> list[str]:
     return [" ".join(at.get(p) or "—" for p in row) for row in ((4, 9, 2), (3, 5, 7), (8, 1, 6))]
 
 
-def chart_lines(chart: dict, lang: str) -> list[str]:
-    """The chart part of the readable reading."""
+def chart_lines(chart: dict, lang: str, kin: dict | None = None) -> list[str]:
+    """The chart part of the readable reading (*kin*: slot → 六親, :func:`kin_of_slots`)."""
     p = chart.get("pillars") or {}
     moment = (chart.get("moment") or {}).get("local", "")
     term = (chart.get("solar_term") or {}).get("name", "")
     out = [f"{moment}  {word('pillars', lang)} {p.get('year', '')} {p.get('month', '')} {p.get('day', '')} "
            f"{p.get('hour', '')}  {word('term', lang) + ' ' + term if term else ''}".rstrip()]
     if "liuren" in chart:
-        out += [f"【{word('system.liuren', lang)}】", *liuren_lines(chart["liuren"], lang)]
+        out += [f"【{word('system.liuren', lang)}】", *liuren_lines(chart["liuren"], lang, kin)]
     if "qimen" in chart:
         out += [f"【{word('system.qimen', lang)}】", qimen_line(chart["qimen"], lang)]
     if "ninestar" in chart:
@@ -217,11 +235,12 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
     return out
 
 
-def render_judged(reading: dict, lang: str, topic_names: dict | None = None) -> str:
+def render_judged(reading: dict, lang: str, topic_names: dict | None = None, reader=None) -> str:
     """The chart, then the judgment of each topic asked (the general reading's when none is), then the count of
-    findings and the tally (``--all`` shows every finding)."""
+    findings and the tally (``--all`` shows every finding). *reader*: the graph the 四課's 六親 are asked of
+    (the 三傳's come from the reading's kin findings); without one those cells stay empty."""
     names = topic_names or {}
-    lines = chart_lines(reading.get("chart") or {}, lang)
+    lines = chart_lines(reading.get("chart") or {}, lang, kin_of_slots(reading, reader))
     judged = reading.get("judgments") or []
     asked = [j for j in judged if j.get("topic") is not None] or judged[:1]
     meanings = {f["id"]: f.get("meaning") for f in reading.get("findings") or []}

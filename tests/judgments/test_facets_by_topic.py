@@ -189,3 +189,93 @@ def test_tianhe_xiumen_on_wood_or_earth_003_87(judged):
         assert bool(answers) == expected and all(a["value"] == "吉" for a in answers), moment
         seen[expected] += 1
     assert seen[True] and seen[False]
+
+
+ZAIZHI_AIMS = {"天沖": "花草", "天輔": "樹木"}  # 003:91 以天沖為花草 天輔為樹木 (READ_FROM … for=)
+
+
+def zaizhi_rows(reader, star: str) -> dict[str, str]:
+    """item (3.O.03 …) → the fact id of the 栽植 row read at *star* (each line of 003:91 is one row per 用神)."""
+    return {f.item: f.id for f in reader.facts.values()
+            if f.item.startswith("3.O.") and f"eq(星, QimenStar.{star})" in (f.when or "")}
+
+
+def zaizhi_found(reading: dict, reader, star: str) -> dict[str, tuple[str, str]]:
+    """item → (the palace its finding binds, its polarity) of the 栽植 rows read at *star* that hold."""
+    ids = {v: k for k, v in zaizhi_rows(reader, star).items()}
+    return {ids[f["rule"]["fact"]]: (f["bindings"]["宮"], f["polarity"]) for f in reading["findings"]
+            if f["rule"]["fact"] in ids}
+
+
+def zaizhi_answers(judgment: dict) -> dict[str, set]:
+    """place (花草 / 樹木) → the answers of the 生死 facet there, decided or in conflict."""
+    f = facet(judgment, "生死")
+    out: dict = {}
+    for a in [*f["answer"], *(f["conflict"] or ())]:
+        out.setdefault(a["place"], set()).add(a["value"])
+    return out
+
+
+def test_zaizhi_rows_one_per_use_god_003_91(reader):
+    """3.O.03–10 and 3.O.12–15 each have a row read at 天沖 and a twin read at 天輔 (same item, same 003:91);
+    3.O.11 (吉凶相半) is not a chart rule."""
+    items = {f"3.O.{n:02d}" for n in (*range(3, 11), *range(12, 16))}
+    for star in ZAIZHI_AIMS:
+        rows = zaizhi_rows(reader, star)
+        assert set(rows) == items, star
+        assert all([str(s) for s in reader.facts[i].src] == ["003:91"] for i in rows.values())
+
+
+def test_zaizhi_both_use_gods_reported_1984_12_29(judged, reader):
+    """1984-12-29T12:00+08:00 (month 子, winter; 陽遁1局): 天沖 stands in 兌7 under 庚 (earth 丁), 天輔 in 乾6
+    under 辛 (earth 癸). Wood is 相 in winter: 3.O.03 旺相主生 holds at both. Both palaces are metal and metal
+    overcomes wood: 3.O.06 克為死 holds at both — before the split only 天輔's (乾6) was reported. Neither 庚 nor 辛
+    is 壬 癸 戊 己: 3.O.13 不生者死 at both, 3.O.12 at neither. 兌7 holds 玉女守門 (值使 死門 on 丁: 吉格, 3.O.07)
+    and 伏干格 (庚 on the day stem 丁: 凶格, 3.O.08); 乾6 only a 凶格 (反吟: 天蓬 in 離9). Not 震3, not 中5. So
+    花草 and 樹木 each have 生 and 死 signs of one rank: the 生死 facet is 未定 at each, both answers named."""
+    reading, js = judged("1984-12-29T12:00+08:00", "栽植")
+    chong, fu = zaizhi_found(reading, reader, "天沖"), zaizhi_found(reading, reader, "天輔")
+    p7, p6 = "Palace:p7", "Palace:p6"
+    assert chong == {"3.O.03": (p7, "吉"), "3.O.06": (p7, "凶"), "3.O.07": (p7, "吉"), "3.O.08": (p7, "凶"),
+                     "3.O.13": (p7, "凶")}
+    assert fu == {"3.O.03": (p6, "吉"), "3.O.06": (p6, "凶"), "3.O.08": (p6, "凶"), "3.O.13": (p6, "凶")}
+    assert zaizhi_answers(js["栽植"]) == {"花草": {"吉", "凶"}, "樹木": {"吉", "凶"}}
+    assert facet(js["栽植"], "生死")["status"] == "未定" and js["栽植"]["verdict"] == "未定"
+
+
+def test_zaizhi_one_lives_the_other_dies_2023_08_29(judged, reader):
+    """2023-08-29T10:00+08:00 (month 申, autumn; 陰遁7局): wood is 死 in autumn, neither 旺相 nor 休囚, so 3.O.03–04
+    hold at neither star. 天沖 stands in 巽4 (wood: the palace neither generates nor overcomes it) under 壬, which
+    comes to it: 3.O.12 活 — the flowers live. 天輔 stands in 離9 (fire: the star generates the palace, not the
+    reverse) under 辛, no stem of 壬 癸 戊 己: 3.O.13 不生者死 — the trees die. No 格 in either palace, neither in 震3
+    or 中5. 生死 is decided 吉 for 花草 and 凶 for 樹木 (no conflict: per 用神), and the verdict is 混 (J6)."""
+    reading, js = judged("2023-08-29T10:00+08:00", "栽植")
+    assert zaizhi_found(reading, reader, "天沖") == {"3.O.12": ("Palace:p4", "吉")}
+    assert zaizhi_found(reading, reader, "天輔") == {"3.O.13": ("Palace:p9", "凶")}
+    f = facet(js["栽植"], "生死")
+    assert f["status"] == "decided" and {a["place"]: a["value"] for a in f["answer"]} == {"花草": "吉", "樹木": "凶"}
+    assert js["栽植"]["verdict"] == "混"
+
+
+def test_zaizhi_each_star_read_apart_003_91(judged, reader):
+    """Positive and negative on random charts, from the chart alone and for each star apart: 3.O.05 生為生 holds
+    where the star stands in 坎1 (water generates wood), 3.O.06 克為死 in 乾6 or 兌7 (metal overcomes wood), 3.O.12
+    where the heaven stem over it is 壬 癸 戊 or 己 and 3.O.13 where it is not, 3.O.14 in 震3 — each at the star's
+    own palace, and each answers 生死 at that star's 用神 (花草 for 天沖, 樹木 for 天輔)."""
+    seen = set()
+    for moment in moments(30, 91):
+        reading, js = judged(moment, "栽植")
+        palaces = leishen.chart(moment)["qimen"]["palaces"]
+        answers = zaizhi_answers(js["栽植"])
+        for star, aim in ZAIZHI_AIMS.items():
+            n, p = next((k, p) for k, p in palaces.items() if p.get("star") == star)
+            expected = {"3.O.05": n == "1", "3.O.06": n in ("6", "7"), "3.O.12": p["heaven"] in "壬癸戊己",
+                        "3.O.13": p["heaven"] not in "壬癸戊己", "3.O.14": n == "3"}
+            found = zaizhi_found(reading, reader, star)
+            for item, holds in expected.items():
+                assert (item in found) == holds, (moment, star, item)
+                if holds:
+                    assert found[item][0] == f"Palace:p{n}", (moment, star, item)
+                    seen.add((star, item))
+            assert {v for _, v in found.values()} <= answers.get(aim, set()), (moment, star)
+    assert {(s, i) for s in ZAIZHI_AIMS for i in ("3.O.06", "3.O.12", "3.O.13")} <= seen

@@ -4,13 +4,14 @@ typical chart within 60 lines."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from click.testing import CliRunner
 
 from leishen.cli.main import main as cli
-from leishen.cli.render_judged import kin_of, word
+from leishen.cli.render_judged import kin_of_slots, render_judged, word
 
 MOMENTS = ("2026-12-01T10:00+09:00", "2025-02-03T23:30+08:00", "2024-06-21T12:00+08:00",
            "1999-09-09T09:09+08:00", "2030-01-15T04:00+08:00")
@@ -67,8 +68,42 @@ def test_no_english_scaffolding_in_zh_and_no_code_words(lang):
     assert word("use_god", lang) in text and word("reasons", lang) in text
 
 
-@pytest.mark.parametrize("day_stem, branch, kin", [("己", "午", "印"), ("己", "卯", "鬼"), ("己", "子", "財"),
-                                                   ("己", "辰", "兄"), ("甲", "午", "子"), ("甲", "甲", "兄")])
-def test_kin_of_a_branch_to_the_day_stem(day_stem, branch, kin):
-    """000:27's five kin: 生我 印, 我生 子, 我剋 財, 剋我 鬼, 比和 兄."""
-    assert kin_of(day_stem, branch) == kin
+def _kin_row(text: str, label: str) -> list[str]:
+    """The cells of the four lessons' kin row (fourth lesson first) of a readable reading."""
+    line = next(x for x in text.splitlines() if x.split()[:1] == [label])
+    return line.split()[1:]
+
+
+def test_kin_comes_from_the_reading_and_the_graph(reader):
+    """The 六親 are read, not computed: the 三傳's from the reading's kin findings (cited KIN_BRANCH facts), the
+    四課's from the graph's KIN_BRANCH relations of the day stem (named query relations_from). By hand, a 己 day
+    (earth) on 2026-12-01T10:00+09:00: 卯 (wood overcomes earth) 鬼 000:27 戊己日寅卯; 午 (fire generates earth) 印
+    000:23 戊己日巳午; 丑 辰 (earth, the day's own phase) 劫 000:31 戊己日辰戌丑未; 子 (water, overcome) 財 000:27
+    戊己日亥子. The text's own names (印 盜 鬼 財 劫), as the web page shows them."""
+    reading = json.loads(run("read", "2026-12-01T10:00+09:00", "--topic", "射覆", "--json"))
+    kin = kin_of_slots(reading, reader)
+    assert [kin[s] for s in ("課4上", "課3上", "課2上", "課1上")] == ["鬼", "印", "劫", "劫"]
+    assert [kin[s] for s in ("初傳", "中傳", "末傳")] == ["印", "鬼", "財"]
+    cited = {next(iter(f["bindings"].keys() & {"初傳", "中傳", "末傳"})): f["meaning"]["zh"]
+             for f in reading["findings"] if f.get("query") == "kin"}
+    assert cited == {"初傳": "印", "中傳": "鬼", "末傳": "財"}
+    text = render_judged(reading, "zh", None, reader)
+    assert _kin_row(text, word("lesson_rows", "zh").split()[2]) == ["鬼", "印", "劫", "劫"]
+    assert re.search(r"末傳\s+子\s+貴人\s+財\s+壬", text)
+    # without a graph the 四課 have no kin finding: their cells stay empty, the 三傳's are still the findings'
+    bare = render_judged(reading, "zh", None)
+    assert _kin_row(bare, word("lesson_rows", "zh").split()[2]) == ["—"] * 4
+    assert re.search(r"初傳\s+午\s+天空\s+印\s+丙", bare)
+
+
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_kin_of_every_slot_matches_the_kin_facts(reader, moment):
+    """Each printed 六親 is the KIN_BRANCH fact of the day stem and the slot's branch in the tables (read here from
+    the facts, not the graph), one fact per branch and day stem."""
+    reading = json.loads(run("read", moment, "--topic", "射覆", "--json"))
+    b = reading["bindings"]
+    facts = {(f.subject, f.object): reader.props[dict(f.qualifiers)["kin"]]["name"]
+             for f in reader.facts.values() if f.relation == "KIN_BRANCH" and not f.variant}
+    kin = kin_of_slots(reading, reader)
+    slots = ("課1上", "課2上", "課3上", "課4上", "初傳", "中傳", "末傳")
+    assert {s: kin[s] for s in slots} == {s: facts[(b["日干"], b[s])] for s in slots}

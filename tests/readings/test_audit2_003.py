@@ -64,8 +64,9 @@ MENDED = [  # (rule, topic, a moment it holds, a moment it must not hold, why)
      "天柱等所落宮 (003:55) dates a rain found by 3.H.09 / 3.H.11, not a bare 天柱"),
     (f"{N}#24", "栽植", "2007-09-21T09:57:00+08:00", "2021-06-04T06:48:00+08:00",
      "壬癸戊己來生者為活 (003:91): 戊 or 己 over the wood star counts too"),
-    (f"{N}#25", "栽植", "2007-09-21T09:57:00+08:00", "2024-12-12T02:48:00+08:00",
-     "不生者死 negates 壬癸戊己來生 (003:91): a wood star under 戊 or 己 is not dead"),
+    (f"{N}#61", "栽植", "2007-09-21T09:57:00+08:00", "2024-12-12T02:48:00+08:00",
+     "不生者死 negates 壬癸戊己來生 (003:91): a wood star under 戊 or 己 is not dead (3.O.13 read at 天輔, #61: 天輔 "
+     "under 乙 in 2007, under 戊 in 2024; #25 is the same line read at 天沖)"),
     (f"{N}#51", "蠶", "2007-09-21T09:57:00+08:00", "2030-12-14T15:25:00+08:00",
      "皆不至金木宮 (003:107) is the reverse of 全於金木之宮: not where the three stand together in one"),
     (f"{T}#56", "穿地", DUTY["傷門"], DUTY["驚門"], "傷沖 (003:119) is the 值使 傷門's pair"),
