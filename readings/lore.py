@@ -191,15 +191,28 @@ def _lore(system, query, suffix, fact_id, reader, path, evidence, mean, bindings
 
 LEIXIANG_TYPES = ("SYMBOLIZES", "HAS_COLOUR", "HAS_NUMBER", "HAS_TASTE")
 SHENSHA_TYPES = ("XUN_SHENSHA",)
-#: where a 神煞 counts (000:3, 000:23): the asker's 干支 (干上, 支上), the 三傳, the hour, the 本命
-SHENSHA_PLACES = ("干上", "支上", "初傳", "中傳", "末傳", "占時", "本命")
-#: the reading option ``lessons``: ``core`` (the default) reads a 神煞 at SHENSHA_PLACES, the places the texts
-#: name (干支三傳占時本命); ``all`` also at the uppers of the 2nd and 4th lessons, as a practitioner reads all
-#: four lessons (docs/readings.md "Reading options")
-LESSONS = {"core": SHENSHA_PLACES, "all": ("干上", "課2上", "支上", "課4上", *SHENSHA_PLACES[2:])}
+#: the reading option ``lessons``: ``core`` (the default) reads a 神煞 at the places the texts name (the SEEN_AT
+#: rows, :func:`shensha_places`); ``all`` also at the uppers of the 2nd and 4th lessons, each after the lesson
+#: the text names, as a practitioner reads all four lessons (docs/readings.md "Reading options")
+LESSONS = ("core", "all")
 DEFAULT_LESSONS = "core"
-#: the slot each place is (干上: the first lesson's upper, 支上: the third's; 課2上 課4上 are their own)
-PLACE_SLOTS = {place: {"干上": "課1上", "支上": "課3上"}.get(place, place) for place in LESSONS["all"]}
+ALSO_READ = {"干上": "課2上", "支上": "課4上"}  # with lessons=all: the other lesson of the same side
+#: the slot a place of the texts is (干上: the first lesson's upper, 支上: the third's; the others their own)
+PLACE_SLOTS = {"干上": "課1上", "支上": "課3上"}
+
+
+def shensha_places(facts) -> tuple[str, ...]:
+    """Where a 神煞 counts (000:3, 000:23: 干支三傳占時本命): the ``slot`` of each SEEN_AT row of 神煞
+    (ontology/facts/000/method.csv, item 000-S05.g1), in row order."""
+    return tuple(dict(f.qualifiers)["slot"] for f in facts if f.relation == "SEEN_AT" and f.subject == "Shensha:神煞")
+
+
+def lesson_places(places: tuple[str, ...], lessons: str) -> tuple[str, ...]:
+    """The places a 神煞 is read at under the option *lessons*: *places* (``core``), or with ``all`` each of
+    ALSO_READ's lessons after the place it goes with."""
+    if lessons == "core":
+        return places
+    return tuple(p for place in places for p in (place, ALSO_READ.get(place)) if p)
 
 
 class ReadingOptionError(LeishenError):
@@ -349,8 +362,8 @@ def shensha_findings(reader, b, rows: SlotRows, lessons: str = DEFAULT_LESSONS) 
     else:
         index = _shensha_index(rows)
     found = []
-    for j, place in enumerate(LESSONS[lessons]):
-        bound = b.slots.get(PLACE_SLOTS[place])
+    for j, place in enumerate(lesson_places(reader.shensha_places, lessons)):
+        bound = b.slots.get(PLACE_SLOTS.get(place, place))
         if bound is not None:
             found += [(i, j, place, row) for i, row in index.get(bound.value, ())
                       if reader.variants or not row["variant"]]  # a variant row (a slip of the text): only when asked
@@ -372,7 +385,7 @@ def _shensha_index(rows: list[dict]) -> dict[str, list]:
 
 def _shensha_finding(reader, place: str, xun: str, row: dict) -> dict:
     """旬 –XUN_SHENSHA→ the branch, standing on *place*."""
-    slot = PLACE_SLOTS[place]
+    slot = PLACE_SLOTS.get(place, place)
     hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True,
            "qualifiers": row["qualifiers"]}
     path = [{"node": row["source"], "slot": "旬"}, hop, {"node": row["target"], "slot": slot}]

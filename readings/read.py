@@ -28,7 +28,7 @@ from leishen.readings.index import RuleIndex, derived_reader, fact_values, funct
 from leishen.readings.records import Hops, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
 from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_checks, lore_findings, relation_findings,
-                                   relation_rows, shensha_findings, slot_relations)
+                                   relation_rows, shensha_findings, shensha_places, slot_relations)
 from leishen.readings.outcomes import Recall
 from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
@@ -58,6 +58,7 @@ class Reader(Topics, Selecting):
         check_registered(self.vocab)  # every predicate row has its evaluator class (else: file, row, column)
         self.data_schema = load_schema()
         self.facts = {f.id: f for f in self.data.facts}
+        self.shensha_places = shensha_places(self.data.facts)  # where a 神煞 counts: the SEEN_AT rows (000:23)
         self.kept = Kept(cache if cache is not None else backend.keeps_answers)  # what lasts between readings
         self.lex = Lexicon(self.data.nodes, self.kept, self.data.facts)
         self.props = dict(self.lex.props)

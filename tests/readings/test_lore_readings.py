@@ -67,6 +67,30 @@ def test_the_decade_shensha_where_they_count(reading):
         [(["甲辰旬", "XUN_SHENSHA", "辰"], "課1上", "儀神", ["002:147"])]
 
 
+def test_the_places_a_shensha_counts_are_the_seen_at_rows():
+    """Where a 神煞 counts is data: the SEEN_AT rows of 000-S05.g1 (000:23 干支三傳占時本命), in row order;
+    ``lessons=all`` adds the 2nd lesson's upper after 干上 and the 4th's after 支上."""
+    from leishen.readings.lore import lesson_places, shensha_places
+    r = leishen.readings.reader()
+    seen = [f for f in r.data.facts if f.relation == "SEEN_AT" and f.subject == "Shensha:神煞"]
+    assert [str(c) for f in seen for c in f.src] == ["000:23"] * 7
+    assert r.shensha_places == shensha_places(r.data.facts) == ("干上", "支上", "初傳", "中傳", "末傳", "占時", "本命")
+    assert lesson_places(r.shensha_places, "all") == ("干上", "課2上", "支上", "課4上", "初傳", "中傳", "末傳", "占時",
+                                                      "本命")
+    assert shensha_places([f for f in r.data.facts if f.object != "Concept:干上"])[:2] == ("支上", "初傳")
+
+
+def test_a_place_left_out_of_the_seen_at_rows_is_not_read():
+    """The reading follows the rows: a reader whose SEEN_AT rows lack 干上 no longer finds the 儀 辰 on 課1上
+    (the chart of the test above)."""
+    from leishen.readings.lore import shensha_places
+    from leishen.readings.read import Reader
+    r = Reader()
+    r.shensha_places = shensha_places([f for f in r.data.facts if f.object != "Concept:干上"])
+    chart = leishen.chart("2026-12-01T10:00+09:00")
+    assert [f for f in r.read(chart)["findings"] if f["query"] == "shensha"] == []
+
+
 def test_relations_of_a_chart_without_liuren():
     """A chart of Qimen alone has no Liu Ren lore (no kin, stages or vigour of transmissions), but the
     刑 沖 破 害 合 among its own slots (日干 日支 時干 時支) are read as in a chart of every system:
