@@ -48,7 +48,8 @@ def test_rescues_name_the_rule_they_modify():
     rescues = [r for r in rows if r["object"] == "Concept:可言中"]
     assert sorted(q for r in rescues for q in r["qualifiers"].split("|") if q.startswith("modifies=")) == \
         ["modifies=4.05.31", "modifies=4.05.32"]
-    assert all(r["polarity"] == "吉" and r["judgment"] for r in rescues)
+    # 年命吉 is read as 年命無傷 (004:163, conventions-qm004 §8): the rescue tests the natal palace and is decided
+    assert all(r["polarity"] == "吉" and not r["judgment"] and "本命盤干" in r["when"] for r in rescues)
     modifies = {r["item"]: r["qualifiers"] for r in rows if "modifies=" in r["qualifiers"] and r["item"]}
     assert "modifies=4.41.01" in modifies["4.41.03"] and "modifies=4.41.04" in modifies["4.41.06"]
     assert "modifies=4.17.24" in modifies["4.17.27"] and "modifies=4.34.03" in modifies["4.34.05"]

@@ -25,9 +25,9 @@ MENDED = [
     ("facts/004/kesi.csv#76", "科試", "2016-12-12T21:03:00+08:00@1944", "2016-12-12T21:03:00+08:00@1940",
      "天乙祿馬 (004:19) written out in Liu Ren slots: the pattern holds; 時來生命: hour 癸 generates a 甲 natal "
      "year, not a 庚 one (the old Qimen rule never held)"),
-    ("facts/004/kesi.csv#49", "科試", "2005-05-01T08:29:00+08:00@1984", "2005-05-01T08:29:00+08:00@1980",
-     "填合年命 (004:19): the good pattern in the natal stem's palace (a 甲子 year stands as 戊); a 庚 natal "
-     "stem stands elsewhere, though the pattern holds in the chart"),
+    ("facts/004/kesi.csv#49", "科試", "2026-01-06T19:00:00+09:00@1984", "2026-01-06T19:00:00+09:00@1980",
+     "填合年命用干 (004:19): a good pattern in the natal stem's palace (a 甲子 year stands as 戊) and, since #29, "
+     "one in the hour stem's (用干); a 庚 natal stem stands elsewhere, though the pattern holds in the chart"),
     ("facts/004/chuxing.csv#29", "出行", "2000-05-18T02:36:00+08:00", "1960-12-19T10:21:00+08:00",
      "吉格 (004:83) read at the traveller's palaces (day stem, hour stem, 值使): a 吉格 in the day stem's "
      "palace; a 吉格 only in another palace no longer counts"),

@@ -125,17 +125,19 @@ def test_a_tested_condition_sees_the_patterns_a_reading_finds():
         assert not r.test(chart, "pattern(Pattern.熒入白)", system="liuren")["holds"]
 
 
-@pytest.mark.parametrize("rule, moment", [
-    ("facts/002/yuejiang_wu.csv#26", "1982-08-05T14:24:00+08:00"),  # 庚申 day: 庚辛加午 → 癆病
-    ("facts/002/yuejiang_yin.csv#26", "1982-08-05T14:24:00+08:00"),  # a 申 day: 寅 → 遠行
+@pytest.mark.parametrize("rule, moment, branch", [
+    ("facts/002/yuejiang_wu.csv#26", "1982-08-05T14:24:00+08:00", "午"),  # 庚申 day: 庚辛加午 → 癆病
+    ("facts/002/yuejiang_yin.csv#26", "1982-08-05T14:24:00+08:00", "寅"),  # a 申 day: 寅 → 遠行
 ])
-def test_a_placement_the_plate_always_has_needs_judgment(rule, moment):
-    """Every branch stands on the plate, so 'X on the plate' always holds: where X must stand is the
-    reader's judgment (002:39, 002:59), never a verdict the reading asserts."""
-    reading = reader().read(build_chart(datetime.fromisoformat(moment)))
-    found = [f for f in reading["findings"] if f["rule"]["fact"] == rule]
-    assert found and all(f["certainty"] == "needs_judgment" for f in found)
-    assert found[0]["id"] in reading["needs_judgment"]
+def test_a_placement_the_plate_always_has_is_no_verdict(rule, moment, branch):
+    """Every branch stands on the plate, so 'X on the plate' always holds: it is never a verdict the reading asserts
+    (002:39, 002:59). Until issue #29 the row held as needs_judgment on every such day; now where X must stand is read
+    every way at once (over the day and the initial transmission, docs/conventions-yj002.md), which this chart lacks."""
+    r = reader()
+    chart = build_chart(datetime.fromisoformat(moment))
+    assert r.test(chart, f"some(位, eq(上, Branch.{branch}))")["holds"]
+    reading = r.read(chart)
+    assert not [f for f in reading["findings"] if f["rule"]["fact"] == rule]
 
 
 def test_a_jia_pillar_stands_on_the_plates_as_its_yi():
