@@ -16,8 +16,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from typing import NamedTuple
 
+from leishen.judgments.prepared import TopicTable, best_answers
 from leishen.judgments.tables import Answer, Facet, paragraph_rank, value_names
 from leishen.judgments.usegod import place_rank
 
@@ -25,9 +26,9 @@ POLARITIES = ("吉", "凶", "混")
 OTHER_PLACES = 2  # the rank of a finding read at no 用神
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """A finding that answers a facet: the answer it gives and its rank (lower is read first)."""
+class Candidate(NamedTuple):
+    """A finding that answers a facet: the answer it gives and its rank (lower is read first). A NamedTuple:
+    a judgment makes dozens, and it is made in a third of a frozen dataclass's time."""
 
     finding: dict
     value: str
@@ -39,16 +40,19 @@ class Candidate:
 def overridden_by(findings: list, info: dict) -> dict[str, dict]:
     """finding id → the finding of the rescue / reversal row that sets it aside (its fact's ``modifies=``
     names the base row's inventory item) at the same place: a rescue read at one palace (or slot) leaves a
-    base row read at another standing (:func:`same_place`); *info*: fact id → FactInfo."""
+    base row read at another standing (:func:`same_place`); *info*: fact id → FactInfo. The findings are indexed
+    by their row's item only when a rescue or reversal holds."""
+    modifiers = [(f, i) for f in findings if (i := info.get(f["rule"]["fact"])) is not None and i.modifies]
+    if not modifiers:
+        return {}
     by_item = defaultdict(list)
     for f in findings:
         i = info.get(f["rule"]["fact"])
         if i is not None and i.item:
             by_item[i.item].append(f)
     out = {}
-    for f in findings:
-        i = info.get(f["rule"]["fact"])
-        for base in by_item.get(i.modifies, ()) if i is not None and i.modifies else ():
+    for f, i in modifiers:
+        for base in by_item.get(i.modifies, ()):
             if base["id"] != f["id"] and i.item != info[base["rule"]["fact"]].item and same_place(base, f):
                 out.setdefault(base["id"], f)
     return out
@@ -70,10 +74,11 @@ def answer_value(answer: Answer, finding: dict) -> str:
     return answer.value
 
 
-def rank_of(finding: dict, places: dict) -> tuple:
-    """(place rank: the best 用神 it is read at, else OTHER_PLACES; 0 when it holds, 1 when it needs judgment);
-    *places* from usegod.god_places."""
-    return place_rank(finding, places, OTHER_PLACES), 0 if finding.get("certainty") == "holds" else 1
+def ranks_of(findings: list, places: dict) -> dict[str, tuple]:
+    """finding id → (place rank: the best 用神 it is read at, else OTHER_PLACES; 0 when it holds, 1 when it needs
+    judgment); *places* from usegod.god_places."""
+    return {f["id"]: (place_rank(f, places, OTHER_PLACES), 0 if f.get("certainty") == "holds" else 1)
+            for f in findings}
 
 
 def qualifies(finding: dict) -> bool:
@@ -95,33 +100,34 @@ def order_key(facet: Facet, finding: dict) -> tuple:
     return ()
 
 
-def finding_keys(findings: list, info: dict, props: dict, ranks: dict, aims: dict) -> list[tuple]:
-    """(finding, meaning id, the meaning's label, its row's category, polarity, rank, season) of each finding:
-    what a facet's answers are matched on, the order it is read in and the season its row names, found once."""
+def answers_of(table: TopicTable, findings: list, info: dict, props: dict) -> list[tuple[dict, dict]]:
+    """(finding, facet position → (answer position, answer)) of each finding that answers a facet of the topic,
+    in order: its keys looked up once in the topic's answer index of its system
+    (:func:`leishen.judgments.prepared.best_answers`)."""
     out = []
     for f in findings:
-        i = info.get(f["rule"]["fact"])
-        meaning = (f.get("meaning") or {}).get("id")
-        season = i.season if i is not None else None
-        out.append((f, meaning, props.get(meaning, {}).get("label"), i.category if i is not None else None,
-                    f.get("polarity"), ranks[f["id"]], props.get(season, {}).get("name", season) if season else None,
-                    aims.get(f["id"])))
+        hits = best_answers(table.answers_in(f.get("system")), f, info, props)
+        if hits:
+            out.append((f, hits))
     return out
 
 
-def candidates(facet: Facet, keyed: list[tuple]) -> list[Candidate]:
-    """The findings that answer a facet (of its system, when it names one), each with its answer and rank."""
-    out = []
-    for f, meaning, label, category, polarity, rank, season, aim in keyed:
-        if facet.system and f.get("system") != facet.system:
-            continue
-        answer = facet.answer_for(meaning, label, category, polarity)
-        if answer is not None:
+def facet_candidates(table: TopicTable, answering: list, info: dict, ranks: dict, aims: dict) -> list[list[Candidate]]:
+    """For each facet of a topic (in the table's order), the findings that answer it (*answering*, from
+    :func:`answers_of`), each with its answer, rank (*ranks*), the season its row names and what the 用神 it is
+    read at is read for (*aims*), read first first."""
+    out: list[list[Candidate]] = [[] for _ in table.facets]
+    for f, hits in answering:
+        i = info.get(f["rule"]["fact"])
+        season, rank, aim = i.season if i is not None else None, ranks[f["id"]], aims.get(f["id"])
+        for n, (_, answer) in hits.items():
             value = answer_value(answer, f)
             if value:  # J7: at one place, the rows of the passage that asks a (descriptive) question come first
-                own = 0 if answer.value == "=polarity" or set(f.get("src") or ()) & set(facet.src) else 1
-                out.append(Candidate(f, value, (rank[0], order_key(facet, f), own, rank[1]), season, aim))
-    return sorted(out, key=lambda c: c.rank)
+                own = 0 if answer.value == "=polarity" or not table.heading_src[n].isdisjoint(f.get("src") or ()) else 1
+                out[n].append(Candidate(f, value, (rank[0], order_key(table.facets[n], f), own, rank[1]), season, aim))
+    for cands in out:
+        cands.sort(key=lambda c: c.rank)
+    return out
 
 
 def value_json(value: str, cands: list[Candidate]) -> dict:

@@ -13,62 +13,25 @@ from the texts or a named project convention:
 
 from __future__ import annotations
 
-import weakref
-from collections import defaultdict
-from dataclasses import dataclass
-
 from leishen.errors import LeishenError
-from leishen.judgments.facets import OTHER_PLACES, answer_facet, candidates, finding_keys, overridden_by, rank_of
+from leishen.judgments.facets import (OTHER_PLACES, answer_facet, answers_of, facet_candidates, overridden_by,
+                                      ranks_of)
+from leishen.judgments.prepared import TopicFacts, TopicTable, topic_facts
 from leishen.judgments.tables import facet_table, value_names
 from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, times_entry
-from leishen.judgments.usegod import aims_of, fact_info, from_fact, general_rows, god_places, is_method, use_god_json
+from leishen.judgments.usegod import aims_of, bind_god, general_rows, god_places, use_god_json
 
+QUALIFYING = ("吉", "凶")  # the polarities of a finding that qualifies the 用神 it is read at (reasons_of)
 TRANSMISSIONS_DROPPED = ("中傳", "末傳")  # 002:151 月將加時專視初, 中末總棄
 DEFAULT_OPTIONS = {"timing_stem": "earth", "nianjing_chart": "lichun", "verdict_conflict": "undecided"}
 OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "asked"),
            "verdict_conflict": ("undecided", "mixed")}
 
 
-_INDEXES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # reader → its TopicFacts
-
-
-@dataclass(frozen=True, slots=True)
-class TopicFacts:
-    """What a judgment reads of a reader's tables besides the findings, indexed once per reader: fact id → Fact,
-    and by topic id the method facts that hold unconditionally (no ``when``), the READ_FROM facts among them and
-    the TIMES rows."""
-
-    facts: dict
-    info: dict
-    method: dict
-    read_from: dict
-    times: dict
-
-
 def _is_method(index: TopicFacts, finding: dict) -> bool:
     """Whether a finding's row is a method row."""
     i = index.info.get(finding["rule"]["fact"])
     return i is not None and i.method
-
-
-def topic_facts(reader) -> TopicFacts:
-    """The reader's :class:`TopicFacts` (made on first use)."""
-    found = _INDEXES.get(reader)
-    if found is None:
-        facts = getattr(reader, "facts", None) or {f.id: f for f in reader.data.facts}
-        method, read_from, times = defaultdict(list), defaultdict(list), defaultdict(list)
-        for fact in facts.values():
-            topic = fact.qualifier_dict().get("topic")
-            if fact.relation == "TIMES" and topic:
-                times[topic].append(fact)
-            elif not fact.when and is_method(fact):
-                for t in {topic, fact.subject} - {None}:
-                    method[t].append(fact)
-                if fact.relation == "READ_FROM":
-                    read_from[fact.subject].append(fact)
-        info = {fid: fact_info(fact) for fid, fact in facts.items()}
-        found = _INDEXES[reader] = TopicFacts(facts, info, dict(method), dict(read_from), dict(times))
-    return found
 
 
 def topics_judged(reading: dict, reader) -> list:
@@ -81,24 +44,23 @@ def topics_judged(reading: dict, reader) -> list:
         named = {f["topic"] for f in reading["findings"] if f.get("topic")}
         ids = [t for t in reader.topic_ids if t in facet_table() or reader.props.get(t, {}).get("name") in named]
         return [None, *ids]
-    return [None, reader.topic_id(asked)]
+    return [None, topic_facts(reader).topic_id(reader, asked)]
 
 
-def scope_names(reader, topic_id) -> set:
-    """The zh names of the topics a reading of *topic_id* covers (the topic and every topic it is a case of)."""
-    if topic_id is None:
-        return {None}
-    return {reader.props[t]["name"] for t in reader.topic_scope(topic_id)}
+def scope_names(reader, topic_id) -> frozenset:
+    """The zh names of the topics a reading of *topic_id* covers (the topic and every topic it is a case of;
+    ``{None}`` for the general reading)."""
+    return topic_facts(reader).table(topic_id).names
 
 
-def method_steps(findings: list, index: TopicFacts, topic_id, reader) -> list[dict]:
-    """The method rows of the reading in the tables' order: its method findings, then the topic's method facts
-    that hold unconditionally (no ``when``)."""
+def method_steps(methods: list, table: TopicTable, reader) -> list[dict]:
+    """The method rows of the reading in the tables' order: its method findings (*methods*), then the topic's
+    method facts that hold unconditionally (no ``when``)."""
     steps = [{"finding": f["id"], "fact": f["rule"]["fact"], "rule": f["rule"]["name"], "what": f["meaning"],
-              "src": f["src"]} for f in findings if _is_method(index, f)]
-    if topic_id is not None:
+              "src": f["src"]} for f in methods]
+    if table.topic is not None:
         seen = {s["fact"] for s in steps}
-        for fact in index.method.get(topic_id, ()):
+        for fact in table.method:
             if fact.id not in seen:
                 obj = reader.props.get(fact.object, {})
                 steps.append({"finding": None, "fact": fact.id, "rule": f"{reader.props[fact.subject]['name']}"
@@ -107,22 +69,21 @@ def method_steps(findings: list, index: TopicFacts, topic_id, reader) -> list[di
     return [{"step": n, **s} for n, s in enumerate(steps, start=1)]
 
 
-def use_gods(findings: list, index: TopicFacts, topic_id, reading: dict, chart: dict, reader) -> list:
+def use_gods(findings: list, index: TopicFacts, table: TopicTable, reading: dict, chart: dict) -> list:
     """The 用神 of a topic on this chart, read first first: the READ_FROM and significator rows that hold (as
     findings, or as facts without a condition), then use_gods.csv for a system the topic names none in."""
-    bindings, props = reading.get("bindings") or {}, reader.props
+    bindings = reading.get("bindings") or {}
     gods, seen = [], set()
     for f in findings:
         i = index.info.get(f["rule"]["fact"])
-        if i is not None and (i.relation == "READ_FROM" or i.role == "significator"):
-            fact = index.facts[f["rule"]["fact"]]
-            god = from_fact(fact, f["id"], bindings, chart, props)
+        if i is not None and i.god is not None:
+            god = bind_god(i.god, f["id"], bindings, chart)
             if god is not None:
                 gods.append(god)
-            seen.add(fact.id)
-    for fact in index.read_from.get(topic_id, ()):
+            seen.add(i.god.fact)
+    for fact in table.read_from:
         if fact.id not in seen:
-            god = from_fact(fact, None, bindings, chart, props)
+            god = bind_god(index.info[fact.id].god, None, bindings, chart)
             if god is not None:
                 gods.append(god)
     systems = {f["system"] for f in findings} or set(reading.get("systems") or ())
@@ -131,13 +92,13 @@ def use_gods(findings: list, index: TopicFacts, topic_id, reading: dict, chart: 
     return sorted(gods, key=lambda g: g.rank)
 
 
-def set_aside(findings: list, info: dict, gods: list) -> dict[str, dict]:
+def set_aside(findings: list, info: dict, gods: list, by_id: dict) -> dict[str, dict]:
     """finding id → the finding that sets it aside: a rescue / reversal of its row, or the 專看 初傳 method
-    that drops the middle and last transmissions (002:151)."""
+    that drops the middle and last transmissions (002:151); *by_id*: the findings by id."""
     out = overridden_by(findings, info)
     for god in gods:
         if god.role == "專看" and god.slot == "初傳" and god.finding:
-            by = next(f for f in findings if f["id"] == god.finding)
+            by = by_id[god.finding]
             for f in findings:
                 path = f.get("path") or ()
                 if f["system"] == god.system and path and path[0].get("slot") in TRANSMISSIONS_DROPPED:
@@ -145,9 +106,23 @@ def set_aside(findings: list, info: dict, gods: list) -> dict[str, dict]:
     return out
 
 
-def overridden_json(out: dict, findings: list) -> list[dict]:
-    """The set-aside findings with both sources."""
-    by_id = {f["id"]: f for f in findings}
+def ranked(findings: list, answering: list) -> list:
+    """The findings whose rank is read: those that answer a facet (*answering*) and those that carry 吉 or 凶
+    (a reason when read at a 用神, :func:`reasons_of`)."""
+    answers = {f["id"] for f, _ in answering}
+    return [f for f in findings if f["id"] in answers or f["polarity"] in QUALIFYING]
+
+
+def aims_by_finding(findings: list, gods: list) -> dict:
+    """finding id → what the 用神 it is read at is read for (:func:`aims_of`); empty when no 用神 is read for
+    anything."""
+    if not any(g.aim for g in gods):
+        return {}
+    return {f["id"]: aims_of(f, gods) for f in findings}
+
+
+def overridden_json(out: dict, by_id: dict) -> list[dict]:
+    """The set-aside findings with both sources (*by_id*: the findings by id)."""
     return [{"finding": fid, "by": by["id"], "src": by_id[fid]["src"], "by_src": by["src"]} for fid, by in out.items()]
 
 
@@ -193,11 +168,10 @@ def verdict_of(facets: list[dict], conflict: str = "undecided") -> tuple[str, di
     return facet["answer"][0]["value"], by
 
 
-def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict, ranks: dict) -> list[dict]:
+def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict, ranks: dict, by_id: dict) -> list[dict]:
     """The ordered reasons: the 用神 rows, the findings that decide each facet (the verdict facet first), then
     the findings read at a 用神 that carry 吉 or 凶 — the general it rides and the 煞 it belongs to and sits on
-    (000:3, 000:23, 000:79). Every reason is a finding of the same reading."""
-    by_id = {f["id"]: f for f in findings}
+    (000:3, 000:23, 000:79). Every reason is a finding of the same reading (*by_id*: the findings by id)."""
     out: dict = {}
 
     def add(fid, why):
@@ -213,7 +187,7 @@ def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict, rank
         for fid in facet["findings"]:
             add(fid, {"en": f"answers {facet['facet']} ({facet['names']['en']})", "zh": f"答 {facet['facet']}"})
     for f in findings:
-        if f["polarity"] in ("吉", "凶") and ranks[f["id"]][0] < OTHER_PLACES:
+        if f["polarity"] in QUALIFYING and ranks[f["id"]][0] < OTHER_PLACES:
             add(f["id"], {"en": "read at the 用神: qualifies it (000:3, 000:23)", "zh": "臨用神"})
     for f in findings:
         if f["query"] == "leixiang":
@@ -224,13 +198,13 @@ def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict, rank
     return list(out.values())
 
 
-def when_of(topic_id, index: TopicFacts, chart: dict, props: dict, facets: list[dict], stem_plate: str) -> list[dict]:
+def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], stem_plate: str) -> list[dict]:
     """The topic's 應期: every TIMES row of the topic dated on this chart, with the speed the 遲速 facet gives."""
-    if topic_id is None or not chart.get("qimen"):
+    if table.topic is None or not chart.get("qimen"):
         return []
     speed = next((f["answer"][0]["value"] for f in facets if f["facet"] == "遲速" and f["status"] == "decided"), None)
     out = []
-    for fact in index.times.get(topic_id, ()):
+    for fact in table.times:
         for entry in times_entry(fact, chart, props, stem_plate):
             out.append({**entry, "speed": speed if entry["for"]["zh"] == "雨" else None})
     return out
@@ -238,28 +212,31 @@ def when_of(topic_id, index: TopicFacts, chart: dict, props: dict, facets: list[
 
 def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, read_on=None) -> dict:
     """The judgment of one topic (None: the general reading) from a reading's findings."""
-    index, names = topic_facts(reader), scope_names(reader, topic_id)
-    findings = [f for f in reading["findings"] if f.get("topic") in names]
-    gods = use_gods(findings, index, topic_id, reading, chart, reader)
-    aside = set_aside(findings, index.info, gods)
-    places = god_places(gods)
-    ranks = {f["id"]: rank_of(f, places) for f in findings}
-    live = [f for f in findings if f["id"] not in aside and not _is_method(index, f) and not f.get("alternative")]
-    keyed = finding_keys(live, index.info, reader.props, ranks, {f["id"]: aims_of(f, gods) for f in live})
-    facets = [answer_facet(fc, candidates(fc, keyed)) for fc in facet_table().get(topic_id, ())]
+    index = topic_facts(reader)
+    table = index.table(topic_id)
+    findings = [f for f in reading["findings"] if f.get("topic") in table.names]
+    by_id = {f["id"]: f for f in findings}
+    gods = use_gods(findings, index, table, reading, chart)
+    aside = set_aside(findings, index.info, gods, by_id)
+    methods = [f for f in findings if _is_method(index, f)]
+    method_ids = {f["id"] for f in methods}
+    live = [f for f in findings if f["id"] not in aside and f["id"] not in method_ids and not f.get("alternative")]
+    answering = answers_of(table, live, index.info, reader.props)
+    ranks = ranks_of(ranked(findings, answering), god_places(gods))
+    cands = facet_candidates(table, answering, index.info, ranks, aims_by_finding([f for f, _ in answering], gods))
+    facets = [answer_facet(fc, cs) for fc, cs in zip(table.facets, cands)]
     verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])
     props = reader.props.get(topic_id, {}) if topic_id else {}
-    reasons = reasons_of(gods, facets, findings, aside, ranks)
-    by_id = {f["id"]: f for f in findings}
+    reasons = reasons_of(gods, facets, findings, aside, ranks, by_id)
     return {"topic": props.get("name"), "names": {"zh": props.get("name"), "ko": props.get("ko"),
                                                   "en": props.get("en")} if topic_id else None,
             "verdict": verdict, "verdict_names": verdict_names(verdict), "verdict_by": verdict_by,
             "use_god": [use_god_json(g, reader.props, by_id.get(g.finding)) for g in gods], "facets": facets,
             "reasons": reasons,
-            "overridden": overridden_json(aside, findings),
+            "overridden": overridden_json(aside, by_id),
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
-            "when": when_of(topic_id, index, chart, reader.props, facets, options["timing_stem"]),
-            "read_on": read_on, "method": method_steps(findings, index, topic_id, reader),
+            "when": when_of(table, chart, reader.props, facets, options["timing_stem"]),
+            "read_on": read_on, "method": method_steps(methods, table, reader),
             "options": dict(options),
             "counts": {"findings": len(findings), "reasons": len(reasons), "facets": len(facets)}}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from leishen.judgments.tables import _rows, _src
 
@@ -16,10 +17,10 @@ ROLE_RANK = {"先看": 0, "專看": 0, "兼看": 1}  # 002:151: read first, or o
 QIMEN_PLACE = {"QimenStar": "star", "Gate": "gate", "Deity": "deity"}
 
 
-@dataclass(frozen=True, slots=True)
-class UseGod:
+class UseGod(NamedTuple):
     """A place the text says to read: a slot (bound in the chart) or a palace (where a named star / gate
-    stands), its node, its rank (0 first), the finding or fact that says so, and its src."""
+    stands), its node, its rank (0 first), the finding or fact that says so, and its src (made per chart: a
+    NamedTuple)."""
 
     system: str
     slot: str
@@ -44,7 +45,8 @@ def general_use_gods() -> tuple[tuple, ...]:
 @dataclass(frozen=True, slots=True)
 class FactInfo:
     """What a judgment reads of a fact's row, read once per reader: its category, the item it modifies, its own
-    item, whether it is method, its season and its role."""
+    item, whether it is method, its season's name (the ``season=`` qualifier's node) and its role, and — for a
+    READ_FROM or significator row — the 用神 it names (:class:`GodRow`)."""
 
     relation: str
     category: str | None
@@ -53,13 +55,16 @@ class FactInfo:
     method: bool
     season: str | None
     role: str | None
+    god: "GodRow | None" = None
 
 
-def fact_info(fact) -> FactInfo:
-    """The :class:`FactInfo` of a fact."""
+def fact_info(fact, props: dict) -> FactInfo:
+    """The :class:`FactInfo` of a fact (*props*: node id → properties, for the season's name and the 用神)."""
     q = fact.qualifier_dict()
-    return FactInfo(fact.relation, q.get("category"), q.get("modifies"), fact.item, is_method(fact), q.get("season"),
-                    q.get("role"))
+    season = q.get("season")
+    god = god_row(fact, props) if fact.relation == "READ_FROM" or q.get("role") == "significator" else None
+    return FactInfo(fact.relation, q.get("category"), q.get("modifies"), fact.item, is_method(fact),
+                    props.get(season, {}).get("name", season) if season else None, q.get("role"), god)
 
 
 def is_method(fact) -> bool:
@@ -86,27 +91,56 @@ def _bound(bindings: dict, slot: str):
     return value if isinstance(value, str) else None
 
 
-def from_fact(fact, finding: str | None, bindings: dict, chart: dict, props: dict) -> UseGod | None:
-    """The 用神 a READ_FROM or significator fact names on this chart, or None (a class of places such as
-    九州, or a slot the chart does not bind)."""
+@dataclass(frozen=True, slots=True)
+class GodRow:
+    """What a READ_FROM or significator fact says to read, the same on every chart: its system, the slot it names
+    (干上 …), or the star / gate / deity whose palace is read (``via``, with its label and name), its role and rank,
+    its src, why, and what it is read for (``for=``)."""
+
+    fact: str
+    system: str
+    slot: str  # "" when the row reads a palace (via)
+    via: str | None
+    via_label: str
+    via_name: str
+    rank: int
+    role: str
+    src: tuple[str, ...]
+    why: str
+    aim: str | None
+
+
+def god_row(fact, props: dict) -> GodRow:
+    """The :class:`GodRow` of a READ_FROM or significator fact (its qualifiers read once)."""
     q = fact.qualifier_dict()
     system = "qimen" if fact.src and fact.src[0].doc in ("003", "004") else "liuren"
     role = q.get("role", "先看")
     rank = ROLE_RANK.get(role, 0 if role == "significator" and q.get("category") == "person" else 1)
     src = tuple(f"{c.doc}:{c.line}" for c in fact.src)
     why = fact.note or props.get(fact.object, {}).get("en", "")
-    slot = q.get("slot") or props.get(fact.subject, {}).get("name")
     if fact.relation == "READ_FROM" and not q.get("slot"):
         obj = props.get(fact.object, {})
-        place = palace_of(chart, obj.get("label", ""), obj.get("name", ""))
+        aim = props.get(q.get("for"), {}).get("name") if q.get("for") else None
+        return GodRow(fact.id, "qimen", None, fact.object, obj.get("label", ""), obj.get("name", ""), rank, role,
+                      src, why, aim)
+    slot = q.get("slot") or props.get(fact.subject, {}).get("name")
+    return GodRow(fact.id, system, slot or "", None, "", "", rank, role, src, why, None)
+
+
+def bind_god(row: GodRow, finding: str | None, bindings: dict, chart: dict) -> UseGod | None:
+    """The 用神 a :class:`GodRow` names on this chart, or None (a class of places such as 九州, or a slot the
+    chart does not bind)."""
+    if row.via is not None:
+        place = palace_of(chart, row.via_label, row.via_name)
         if place is None:
             return None
-        aim = props.get(q.get("for"), {}).get("name") if q.get("for") else None
-        return UseGod("qimen", obj["name"], place, rank, role, finding, fact.id, src, why, fact.object, aim)
-    node = _bound(bindings, slot or "")
+        return UseGod("qimen", row.via_name, place, row.rank, row.role, finding, row.fact, row.src, row.why, row.via,
+                      row.aim)
+    node = _bound(bindings, row.slot)
     if node is None:
         return None
-    return UseGod(system, SLOT_ALIASES.get(slot, slot), node, rank, role, finding, fact.id, src, why)
+    return UseGod(row.system, SLOT_ALIASES.get(row.slot, row.slot), node, row.rank, row.role, finding, row.fact,
+                  row.src, row.why)
 
 
 def general_rows(topic: str | None, systems, bindings: dict) -> list[UseGod]:
@@ -120,14 +154,16 @@ def general_rows(topic: str | None, systems, bindings: dict) -> list[UseGod]:
 
 
 def god_places(gods: list[UseGod]) -> dict[str, tuple[dict, dict]]:
-    """system → (slot → the best rank of a 用神 there, node → the same): what :func:`place_rank` looks up."""
+    """system → (slot → the best rank of a 用神 there, the slots read first first; node → the same): what
+    :func:`place_rank` looks up."""
     out: dict = {}
     for g in gods:
         slots, nodes = out.setdefault(g.system, ({}, {}))
         slots[g.slot] = min(g.rank, slots.get(g.slot, g.rank))
         if g.node is not None:
             nodes[g.node] = min(g.rank, nodes.get(g.node, g.rank))
-    return out
+    return {system: (dict(sorted(slots.items(), key=lambda kv: kv[1])), nodes)
+            for system, (slots, nodes) in out.items()}
 
 
 def aims_of(finding: dict, gods: list[UseGod]) -> str | None:
@@ -140,19 +176,28 @@ def aims_of(finding: dict, gods: list[UseGod]) -> str | None:
     return None
 
 
+_NO_PLACES: tuple[dict, dict] = ({}, {})
+
+
 def place_rank(finding: dict, places: dict, other: int) -> int:
     """The rank of the first-read 用神 a finding is read at (*other* when none); *places* from :func:`god_places`.
     A finding is read at a 用神 when it reads the 用神's slot (the slot is among those its path and evidence
     start from: 時元尅人元 reads the day stem as well as the hour's), or the 用神's node is the start of its path
     or the branch over it (the path's first two nodes: a position and what stands over it)."""
-    slots, nodes = places.get(finding.get("system"), ({}, {}))
+    slots, nodes = places.get(finding.get("system"), _NO_PLACES)
     best = other
-    for slot in slots.keys() & (finding.get("bindings") or {}).keys():
-        best = min(best, slots[slot])
+    bindings = finding.get("bindings")
+    if bindings:
+        for slot, rank in slots.items():  # lowest rank first: the first slot it reads is its best
+            if slot in bindings:
+                best = min(best, rank)
+                break
     for step in (finding.get("path") or ())[:3]:
         node = step.get("node")
         if node is not None:
-            best = min(best, nodes.get(node.get("id"), other))
+            rank = nodes.get(node.get("id"), other)
+            if rank < best:
+                best = rank
     return best
 
 

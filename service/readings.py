@@ -23,6 +23,7 @@ __all__ = ["Limits", "LIBRARY", "SERVER", "FindDeadline", "reader_for", "read_ty
 
 SYSTEM_KEYS = ("liuren", "qimen", "ninestar")
 #: how many moments 擇時 judges between two looks at the clock (deadline, progress) when it runs in this process
+#: (with more than one process, a chunk is :data:`leishen.judgments.choose.POOL_CHUNK` moments)
 CHOOSE_CHUNK = 48
 
 
@@ -182,23 +183,16 @@ class _Clock:
 
 
 def _chosen(reader, topic, start, end, verdict, facets, step, request, jobs, clock: _Clock):
-    """擇時 through :func:`leishen.judgments.choose.choose`: in one call when there is no deadline and more than
-    one process (the pool shares the range), else in chunks of CHOOSE_CHUNK moments, the clock read between."""
-    from leishen.judgments.choose import choose, parse_facets
-    from leishen.readings.search import moments
+    """擇時 through :func:`leishen.judgments.choose.chosen_chunks`: the range judged in chunks (CHOOSE_CHUNK
+    moments in this process; POOL_CHUNK moments per task of one pool of *jobs* processes), the clock read and
+    the progress told as each chunk's hits come back, in order."""
+    from leishen.judgments.choose import POOL_CHUNK, chosen_chunks, parse_facets
     if not topic:
         from leishen.judgments.choose import ChooseError
         raise ChooseError("topic: choosing a time needs one topic (e.g. 出行)", "topic")
     facets = facets if isinstance(facets, dict) else parse_facets(facets)
-    if jobs != 1 and clock.deadline is None and clock.progress is None:
-        yield from choose(reader, topic, start, end, verdict=verdict, facets=facets, step=step, request=request,
-                          jobs=jobs)
-        return
-    every = list(moments(start, end, step))
-    size = CHOOSE_CHUNK if jobs == 1 else max(CHOOSE_CHUNK, -(-len(every) // 8))
-    for k in range(0, len(every), size):
-        chunk = every[k:k + size]
-        clock.check(chunk[0])
-        yield from choose(reader, topic, chunk[0], chunk[-1], verdict=verdict, facets=facets, step=step,
-                          request=request, jobs=jobs)
-        clock.tick(chunk[-1], len(chunk))
+    size = CHOOSE_CHUNK if jobs == 1 else POOL_CHUNK
+    for last, n, found in chosen_chunks(reader, topic, start, end, verdict=verdict, facets=facets, step=step,
+                                        request=request, jobs=jobs, size=size):
+        yield from found
+        clock.tick(last, n)

@@ -1,0 +1,172 @@
+"""What a judgment reads that is the same on every chart, made once per reader (issue #28: a judgment adds
+≤ 1 ms to its reading): fact id → :class:`~leishen.judgments.usegod.FactInfo` (qualifiers read once), and per
+topic a :class:`TopicTable` — the zh names of its scope, its facets, the index of their answers (what a
+finding's meaning, label, category or polarity answers, over every facet at once), its unconditional method
+facts, READ_FROM facts and TIMES rows. A reader's tables are kept with the reader (a weak mapping: they go
+with it) and never change: the tables they are made from are read once per process."""
+
+from __future__ import annotations
+
+import weakref
+from collections import defaultdict
+from dataclasses import dataclass
+
+from leishen.judgments.tables import Answer, Facet, facet_table
+from leishen.readings.topics import TopicError
+from leishen.judgments.usegod import fact_info, is_method
+
+_PREPARED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # reader → its TopicFacts
+ANY_POLARITY = ("polarity", "*")  # facet_answers.csv's polarity=*: any of 吉 凶 混
+POLARITIES = ("吉", "凶", "混")
+SYSTEMS = ("liuren", "qimen", "ninestar")  # the systems a finding is of
+
+
+@dataclass(frozen=True, slots=True)
+class TopicTable:
+    """One topic's tables (``topic`` None: the general reading): the zh names of the topics a reading of it
+    covers (``{None}`` for the general reading), its facets in the table's order, ``answers`` — system → the
+    :class:`AnswerIndex` of the facets read in it (None: of those that name no system), each facet's heading
+    src as a set (what convention J7 matches a finding's src on) — and its unconditional method facts, READ_FROM
+    facts and TIMES rows."""
+
+    topic: str | None
+    names: frozenset
+    facets: tuple[Facet, ...]
+    answers: dict
+    heading_src: tuple[frozenset, ...]
+    method: tuple
+    read_from: tuple
+    times: tuple
+
+    def answers_in(self, system: str | None) -> AnswerIndex:
+        """The :class:`AnswerIndex` of the facets read in *system* (a system no facet or SYSTEMS names: of the
+        facets that name none)."""
+        found = self.answers.get(system)
+        return found if found is not None else self.answers[None]
+
+
+@dataclass(frozen=True, slots=True)
+class TopicFacts:
+    """What a judgment reads of a reader's tables besides the findings: fact id → Fact, fact id → FactInfo, topic
+    id (None: the general reading) → :class:`TopicTable`, and a topic's zh / ko / en name or id → its topic id
+    (as the reader's own ``topic_id`` gives it)."""
+
+    facts: dict
+    info: dict
+    tables: dict
+    topic_ids: dict
+
+    def table(self, topic_id) -> TopicTable:
+        """The :class:`TopicTable` of a topic id (None: the general reading)."""
+        return self.tables[topic_id]
+
+    def topic_id(self, reader, asked: str):
+        """The topic id a name denotes: looked up among the names the reader's ``topic_id`` was asked once, else
+        asked of the reader (which names the fault of a bad name)."""
+        found = self.topic_ids.get(asked)
+        return found if found is not None else reader.topic_id(asked)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerIndex:
+    """The first answer of each facet of a topic read in one system (the facets of that system and those that
+    name none), by what a finding matches on — its meaning node (``node``), the meaning's label, its row's
+    category, its polarity: value → ((facet position, answer position, answer), …) — and by any of 吉 凶 混
+    (``polarity=*``)."""
+
+    node: dict
+    label: dict
+    category: dict
+    polarity: dict
+    any_polarity: tuple
+
+
+def answer_index(facets: tuple[Facet, ...], system: str | None) -> AnswerIndex:
+    """The :class:`AnswerIndex` of the facets read in *system*, from each facet's first answer per key
+    (:attr:`Facet.first`), so that a finding's keys are looked up once for every facet."""
+    keyed: dict = {"node": defaultdict(list), "label": defaultdict(list), "category": defaultdict(list),
+                   "polarity": defaultdict(list)}
+    for n, facet in enumerate(facets):
+        if facet.system and facet.system != system:
+            continue
+        for (key, value), (k, answer) in facet.first.items():
+            keyed[key][value].append((n, k, answer))
+    any_polarity = tuple(keyed["polarity"].pop(ANY_POLARITY[1], ()))
+    return AnswerIndex(*({v: tuple(hits) for v, hits in keyed[key].items()}
+                         for key in ("node", "label", "category", "polarity")), any_polarity)
+
+
+def best_answers(index: AnswerIndex, finding: dict, info: dict, props: dict) -> dict[int, tuple[int, Answer]]:
+    """facet position → (answer position, answer) of the first answer of that facet a finding gives, by its
+    meaning node, the meaning's label, its row's category (*info*: fact id → FactInfo) or its polarity (as
+    :meth:`Facet.answer_for` finds it, for every facet of the index at once). A key no answer of the index
+    matches on is not looked up (the general reading's facets answer by polarity alone)."""
+    polarity = finding.get("polarity")
+    groups = [index.polarity.get(polarity), index.any_polarity if polarity in POLARITIES else None]
+    if index.node or index.label:
+        meaning = (finding.get("meaning") or {}).get("id")
+        groups += [index.node.get(meaning), index.label.get(props.get(meaning, {}).get("label"))]
+    if index.category:
+        i = info.get(finding["rule"]["fact"])
+        groups.append(index.category.get(i.category if i is not None else None))
+    best: dict = {}
+    for hits in groups:
+        for n, k, answer in hits or ():
+            if n not in best or k < best[n][0]:
+                best[n] = (k, answer)
+    return best
+
+
+def _fact_groups(facts: dict) -> tuple[dict, dict, dict]:
+    """(topic id → unconditional method facts, topic id → its READ_FROM facts among them, topic id → TIMES rows),
+    each in the tables' order."""
+    method, read_from, times = defaultdict(list), defaultdict(list), defaultdict(list)
+    for fact in facts.values():
+        topic = fact.qualifier_dict().get("topic")
+        if fact.relation == "TIMES" and topic:
+            times[topic].append(fact)
+        elif not fact.when and is_method(fact):
+            for t in {topic, fact.subject} - {None}:
+                method[t].append(fact)
+            if fact.relation == "READ_FROM":
+                read_from[fact.subject].append(fact)
+    return method, read_from, times
+
+
+def _topic_names(reader) -> dict:
+    """Each topic's id, zh, ko and en name → the topic id the reader's ``topic_id`` gives for it (a name two
+    topics share, which the reader refuses, is left out)."""
+    out = {}
+    for t in reader.topics():
+        for name in (t["id"], t["zh"], t["ko"], t["en"]):
+            try:
+                out[name] = reader.topic_id(name)
+            except TopicError:
+                continue
+    return out
+
+
+def prepare(reader) -> TopicFacts:
+    """A reader's :class:`TopicFacts`, made from its facts, props and topics."""
+    facts = getattr(reader, "facts", None) or {f.id: f for f in reader.data.facts}
+    method, read_from, times = _fact_groups(facts)
+    tables = {}
+    for topic_id in (None, *reader.topic_ids):
+        names = frozenset({None} if topic_id is None else
+                          {reader.props[t]["name"] for t in reader.topic_scope(topic_id)})
+        facets = facet_table().get(topic_id, ())
+        systems = {None, *SYSTEMS, *(f.system for f in facets)}
+        answers = {system: answer_index(facets, system) for system in systems}
+        tables[topic_id] = TopicTable(topic_id, names, facets, answers, tuple(frozenset(f.src) for f in facets),
+                                      tuple(method.get(topic_id, ())),
+                                      tuple(read_from.get(topic_id, ())), tuple(times.get(topic_id, ())))
+    info = {fid: fact_info(fact, reader.props) for fid, fact in facts.items()}
+    return TopicFacts(facts, info, tables, _topic_names(reader))
+
+
+def topic_facts(reader) -> TopicFacts:
+    """The reader's :class:`TopicFacts` (made on first use, kept while the reader lives)."""
+    found = _PREPARED.get(reader)
+    if found is None:
+        found = _PREPARED[reader] = prepare(reader)
+    return found
