@@ -45,7 +45,8 @@ OFF = {
 
 
 class Drop(dict):
-    """A store that keeps nothing."""
+    """A store that keeps nothing (as readings/cache.Drop, which the code before the cache owner, measured by
+    _legacy_off, does not have)."""
 
     def __setitem__(self, key, value):
         pass
