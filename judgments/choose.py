@@ -1,8 +1,8 @@
 """擇時 — choosing a time: the moments of a range whose judgment for a topic has the asked verdict (and facet
 answers), each with the reasons that decide it. The range is judged in chunks of moments, in order; ``jobs`` > 1
 splits the chunks into that many runs of consecutive chunks, each judged by one process forked from this one
-once the reader and the judgment tables are made (judgments/workers.py), while this process only gathers the
-chunks' hits in order."""
+once the reader and the judgment tables are made (a worker done with its run takes chunks from the end of the
+run with the most left: judgments/workers.py), while this process only gathers the chunks' hits in order."""
 
 from __future__ import annotations
 

@@ -4,6 +4,8 @@ replace give, and 擇時's worker processes (judgments/workers.py) return every 
 from __future__ import annotations
 
 import multiprocessing
+import os
+import time
 
 import pytest
 
@@ -11,7 +13,8 @@ import leishen
 from leishen.engine.moment import parse_moment
 from leishen.judgments.choose import chosen_chunks
 from leishen.judgments.prepared import best_answers, topic_facts
-from leishen.judgments.workers import judged_in_order, runs
+from leishen.judgments import workers
+from leishen.judgments.workers import WorkerError, claim, judged_in_order, run_bounds, runs
 from leishen.readings.topics import TopicError
 
 MOMENTS = ("2026-12-01T10:00+08:00", "1984-12-29T12:00+08:00", "2023-08-29T10:00+08:00", "1961-05-04T03:00+08:00")
@@ -71,6 +74,29 @@ def test_runs_split_the_chunks_in_order(count, jobs, sizes):
     assert [c for p in parts for c in p] == chunks
 
 
+def test_a_worker_done_with_its_run_takes_from_the_end_of_the_run_with_most_left():
+    bounds = run_bounds(runs(list(range(9)), 3))  # runs [0, 1, 2] [3, 4, 5] [6, 7, 8]
+    assert bounds == [0, 3, 3, 6, 6, 9]
+    assert [claim(bounds, 0) for _ in range(3)] == [0, 1, 2]  # its own run, first to last
+    assert claim(bounds, 1) == 3
+    assert claim(bounds, 0) == 8  # run 2 has 3 left, run 1 has 2: the last of run 2
+    assert claim(bounds, 0) == 5  # now runs 1 and 2 have 2 left each: the first such run's last
+    assert [claim(bounds, 2) for _ in range(2)] == [6, 7]
+    assert claim(bounds, 2) == 4 and claim(bounds, 1) is None and claim(bounds, 0) is None
+
+
+def _slow_first_half(chunk: list[int]) -> int:
+    if chunk[0] < 10:
+        time.sleep(0.02)
+    return sum(chunk)
+
+
+def test_chunks_taken_from_another_run_come_back_in_order():
+    chunks = [[k] for k in range(20)]
+    assert list(judged_in_order(_slow_first_half, chunks, 2)) == list(range(20))
+    assert not multiprocessing.active_children()
+
+
 def _square_sum(chunk: list[int]) -> int:
     return sum(x * x for x in chunk)
 
@@ -92,6 +118,19 @@ def test_a_workers_error_is_raised_here_and_the_workers_end():
     chunks = [[k] for k in range(10)]
     with pytest.raises(ValueError, match="seven"):
         list(judged_in_order(_fails_on_seven, chunks, 2))
+    assert not multiprocessing.active_children()
+
+
+def _dies_on_five(chunk: list[int]) -> int:
+    if 5 in chunk:
+        os._exit(3)  # as a worker killed, or out of memory: nothing sent back
+    return len(chunk)
+
+
+def test_a_worker_that_dies_gives_a_one_line_error(monkeypatch):
+    monkeypatch.setattr(workers, "POLL", 0.05)
+    with pytest.raises(WorkerError, match=r"exit code 3"):
+        list(judged_in_order(_dies_on_five, [[k] for k in range(10)], 2))
     assert not multiprocessing.active_children()
 
 
