@@ -86,8 +86,13 @@ def qualifies(finding: dict) -> bool:
     passes the general riding the place (a RIDDEN_BY chart hop) or it is a 神煞 seen there."""
     if finding.get("query") == "shensha":
         return True
-    return any(step.get("rel") == "RIDDEN_BY" or (step.get("node") or {}).get("label") == "Shensha"
-               for step in finding.get("path") or ())
+    for step in finding.get("path") or ():
+        if step.get("rel") == "RIDDEN_BY":
+            return True
+        node = step.get("node")
+        if node is not None and node.get("label") == "Shensha":
+            return True
+    return False
 
 
 def order_key(facet: Facet, finding: dict) -> tuple:
@@ -100,34 +105,40 @@ def order_key(facet: Facet, finding: dict) -> tuple:
     return ()
 
 
-def answers_of(table: TopicTable, findings: list, info: dict, props: dict) -> list[tuple[dict, dict]]:
-    """(finding, facet position → (answer position, answer)) of each finding that answers a facet of the topic,
-    in order: its keys looked up once in the topic's answer index of its system
-    (:func:`leishen.judgments.prepared.best_answers`)."""
+def answers_of(table: TopicTable, findings: list, info: dict, props: dict) -> list[tuple[dict, dict, str | None]]:
+    """(finding, facet position → (answer position, answer), the season its row names) of each finding that
+    answers a facet of the topic, in order: its keys looked up once in the topic's answer index of its system
+    (:func:`leishen.judgments.prepared.best_answers`); *info*: fact id → FactInfo."""
     out = []
     for f in findings:
         hits = best_answers(table.answers_in(f.get("system")), f, info, props)
         if hits:
-            out.append((f, hits))
+            i = info.get(f["rule"]["fact"])
+            out.append((f, hits, i.season if i is not None else None))
     return out
 
 
-def facet_candidates(table: TopicTable, answering: list, info: dict, ranks: dict, aims: dict) -> list[list[Candidate]]:
+def facet_candidates(table: TopicTable, answering: list, ranks: dict, aims: dict) -> list[list[Candidate]]:
     """For each facet of a topic (in the table's order), the findings that answer it (*answering*, from
     :func:`answers_of`), each with its answer, rank (*ranks*), the season its row names and what the 用神 it is
     read at is read for (*aims*), read first first."""
     out: list[list[Candidate]] = [[] for _ in table.facets]
-    for f, hits in answering:
-        i = info.get(f["rule"]["fact"])
-        season, rank, aim = i.season if i is not None else None, ranks[f["id"]], aims.get(f["id"])
+    facets, heading_src = table.facets, table.heading_src
+    for f, hits, season in answering:
+        rank, aim = ranks[f["id"]], aims.get(f["id"])
         for n, (_, answer) in hits.items():
             value = answer_value(answer, f)
             if value:  # J7: at one place, the rows of the passage that asks a (descriptive) question come first
-                own = 0 if answer.value == "=polarity" or not table.heading_src[n].isdisjoint(f.get("src") or ()) else 1
-                out[n].append(Candidate(f, value, (rank[0], order_key(table.facets[n], f), own, rank[1]), season, aim))
+                own = 0 if answer.value == "=polarity" or not heading_src[n].isdisjoint(f.get("src") or ()) else 1
+                out[n].append(Candidate(f, value, (rank[0], order_key(facets[n], f), own, rank[1]), season, aim))
     for cands in out:
-        cands.sort(key=lambda c: c.rank)
+        if len(cands) > 1:
+            cands.sort(key=_rank)
     return out
+
+
+def _rank(c: Candidate) -> tuple:
+    return c.rank
 
 
 def value_json(value: str, cands: list[Candidate]) -> dict:

@@ -72,13 +72,15 @@ class AnswerIndex:
     """The first answer of each facet of a topic read in one system (the facets of that system and those that
     name none), by what a finding matches on — its meaning node (``node``), the meaning's label, its row's
     category, its polarity: value → ((facet position, answer position, answer), …) — and by any of 吉 凶 混
-    (``polarity=*``)."""
+    (``polarity=*``). ``given`` keeps what :func:`best_answers` found for each (fact, meaning, polarity) a finding
+    has had: those three decide it, and a reader's rules have a bounded number of them."""
 
     node: dict
     label: dict
     category: dict
     polarity: dict
     any_polarity: tuple
+    given: dict
 
 
 def answer_index(facets: tuple[Facet, ...], system: str | None) -> AnswerIndex:
@@ -93,21 +95,31 @@ def answer_index(facets: tuple[Facet, ...], system: str | None) -> AnswerIndex:
             keyed[key][value].append((n, k, answer))
     any_polarity = tuple(keyed["polarity"].pop(ANY_POLARITY[1], ()))
     return AnswerIndex(*({v: tuple(hits) for v, hits in keyed[key].items()}
-                         for key in ("node", "label", "category", "polarity")), any_polarity)
+                         for key in ("node", "label", "category", "polarity")), any_polarity, {})
 
 
 def best_answers(index: AnswerIndex, finding: dict, info: dict, props: dict) -> dict[int, tuple[int, Answer]]:
     """facet position → (answer position, answer) of the first answer of that facet a finding gives, by its
     meaning node, the meaning's label, its row's category (*info*: fact id → FactInfo) or its polarity (as
-    :meth:`Facet.answer_for` finds it, for every facet of the index at once). A key no answer of the index
-    matches on is not looked up (the general reading's facets answer by polarity alone)."""
-    polarity = finding.get("polarity")
+    :meth:`Facet.answer_for` finds it, for every facet of the index at once); found once per (fact, meaning,
+    polarity) in ``index.given`` (the caller does not change what it gets)."""
+    fact, polarity = finding["rule"]["fact"], finding.get("polarity")
+    meaning = (finding.get("meaning") or {}).get("id")
+    key = (fact, meaning, polarity)
+    found = index.given.get(key)
+    if found is None:
+        found = index.given[key] = _best_answers(index, fact, meaning, polarity, info, props)
+    return found
+
+
+def _best_answers(index: AnswerIndex, fact: str, meaning, polarity, info: dict, props: dict) -> dict:
+    """:func:`best_answers` of a (fact, meaning, polarity). A key no answer of the index matches on is not looked
+    up (the general reading's facets answer by polarity alone)."""
     groups = [index.polarity.get(polarity), index.any_polarity if polarity in POLARITIES else None]
     if index.node or index.label:
-        meaning = (finding.get("meaning") or {}).get("id")
         groups += [index.node.get(meaning), index.label.get(props.get(meaning, {}).get("label"))]
     if index.category:
-        i = info.get(finding["rule"]["fact"])
+        i = info.get(fact)
         groups.append(index.category.get(i.category if i is not None else None))
     best: dict = {}
     for hits in groups:

@@ -28,10 +28,17 @@ OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "ask
            "verdict_conflict": ("undecided", "mixed")}
 
 
-def _is_method(index: TopicFacts, finding: dict) -> bool:
-    """Whether a finding's row is a method row."""
-    i = index.info.get(finding["rule"]["fact"])
-    return i is not None and i.method
+def method_and_live(findings: list, info: dict, aside: dict) -> tuple[list, list]:
+    """(the findings of method rows, the others that weigh: not set aside (*aside*), not a school's
+    alternative), each in order; *info*: fact id → FactInfo."""
+    methods, live = [], []
+    for f in findings:
+        i = info.get(f["rule"]["fact"])
+        if i is not None and i.method:
+            methods.append(f)
+        elif f["id"] not in aside and not f.get("alternative"):
+            live.append(f)
+    return methods, live
 
 
 def topics_judged(reading: dict, reader) -> list:
@@ -73,8 +80,9 @@ def use_gods(findings: list, index: TopicFacts, table: TopicTable, reading: dict
     """The 用神 of a topic on this chart, read first first: the READ_FROM and significator rows that hold (as
     findings, or as facts without a condition), then use_gods.csv for a system the topic names none in."""
     bindings = reading.get("bindings") or {}
-    gods, seen = [], set()
+    gods, seen, systems = [], set(), set()
     for f in findings:
+        systems.add(f["system"])
         i = index.info.get(f["rule"]["fact"])
         if i is not None and i.god is not None:
             god = bind_god(i.god, f["id"], bindings, chart)
@@ -86,7 +94,7 @@ def use_gods(findings: list, index: TopicFacts, table: TopicTable, reading: dict
             god = bind_god(index.info[fact.id].god, None, bindings, chart)
             if god is not None:
                 gods.append(god)
-    systems = {f["system"] for f in findings} or set(reading.get("systems") or ())
+    systems = systems or set(reading.get("systems") or ())
     named = {g.system for g in gods}
     gods += general_rows(None, systems - named, bindings)
     return sorted(gods, key=lambda g: g.rank)
@@ -109,7 +117,7 @@ def set_aside(findings: list, info: dict, gods: list, by_id: dict) -> dict[str, 
 def ranked(findings: list, answering: list) -> list:
     """The findings whose rank is read: those that answer a facet (*answering*) and those that carry 吉 or 凶
     (a reason when read at a 用神, :func:`reasons_of`)."""
-    answers = {f["id"] for f, _ in answering}
+    answers = {f["id"] for f, _, _ in answering}
     return [f for f in findings if f["id"] in answers or f["polarity"] in QUALIFYING]
 
 
@@ -186,12 +194,14 @@ def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict, rank
     for facet in sorted(facets, key=lambda f: not f["verdict"]):
         for fid in facet["findings"]:
             add(fid, {"en": f"answers {facet['facet']} ({facet['names']['en']})", "zh": f"答 {facet['facet']}"})
+    lei = []
     for f in findings:
         if f["polarity"] in QUALIFYING and ranks[f["id"]][0] < OTHER_PLACES:
             add(f["id"], {"en": "read at the 用神: qualifies it (000:3, 000:23)", "zh": "臨用神"})
-    for f in findings:
-        if f["query"] == "leixiang":
-            add(f["id"], {"en": "類神: what the 用神 stands for in the topic's domains", "zh": "類神"})
+        elif f["query"] == "leixiang":
+            lei.append(f["id"])
+    for fid in lei:
+        add(fid, {"en": "類神: what the 用神 stands for in the topic's domains", "zh": "類神"})
     if not out:  # a topic with no facet table: its findings, in the reading's order (convention J8)
         for f in findings:
             add(f["id"], {"en": "a finding of the topic (no facet of the topic orders it)", "zh": "本占所見"})
@@ -218,12 +228,10 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     by_id = {f["id"]: f for f in findings}
     gods = use_gods(findings, index, table, reading, chart)
     aside = set_aside(findings, index.info, gods, by_id)
-    methods = [f for f in findings if _is_method(index, f)]
-    method_ids = {f["id"] for f in methods}
-    live = [f for f in findings if f["id"] not in aside and f["id"] not in method_ids and not f.get("alternative")]
+    methods, live = method_and_live(findings, index.info, aside)
     answering = answers_of(table, live, index.info, reader.props)
     ranks = ranks_of(ranked(findings, answering), god_places(gods))
-    cands = facet_candidates(table, answering, index.info, ranks, aims_by_finding([f for f, _ in answering], gods))
+    cands = facet_candidates(table, answering, ranks, aims_by_finding([f for f, _, _ in answering], gods))
     facets = [answer_facet(fc, cs) for fc, cs in zip(table.facets, cands)]
     verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])
     props = reader.props.get(topic_id, {}) if topic_id else {}

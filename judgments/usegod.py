@@ -185,6 +185,8 @@ def place_rank(finding: dict, places: dict, other: int) -> int:
     start from: 時元尅人元 reads the day stem as well as the hour's), or the 用神's node is the start of its path
     or the branch over it (the path's first two nodes: a position and what stands over it)."""
     slots, nodes = places.get(finding.get("system"), _NO_PLACES)
+    if not nodes and not slots:  # no 用神 in its system (a general Qimen or Nine Star reading)
+        return other
     best = other
     bindings = finding.get("bindings")
     if bindings:
