@@ -37,12 +37,12 @@ class Candidate(NamedTuple):
     aim: str | None = None  # what the 用神 it is read at is read for (per=用神)
 
 
-def overridden_by(findings: list, info: dict) -> dict[str, dict]:
+def overridden_by(findings: list, modifiers: list, info: dict) -> dict[str, dict]:
     """finding id → the finding of the rescue / reversal row that sets it aside (its fact's ``modifies=``
     names the base row's inventory item) at the same place: a rescue read at one palace (or slot) leaves a
-    base row read at another standing (:func:`same_place`); *info*: fact id → FactInfo. The findings are indexed
-    by their row's item only when a rescue or reversal holds."""
-    modifiers = [(f, i) for f in findings if (i := info.get(f["rule"]["fact"])) is not None and i.modifies]
+    base row read at another standing (:func:`same_place`); *modifiers*: (finding, FactInfo) of the findings of
+    rescue and reversal rows; *info*: fact id → FactInfo. The findings are indexed by their row's item only when
+    a rescue or reversal holds."""
     if not modifiers:
         return {}
     by_item = defaultdict(list)

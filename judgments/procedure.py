@@ -13,10 +13,12 @@ from the texts or a named project convention:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from leishen.errors import LeishenError
 from leishen.judgments.facets import (OTHER_PLACES, answer_facet, answers_of, facet_candidates, overridden_by,
                                       ranks_of)
-from leishen.judgments.prepared import TopicFacts, TopicTable, topic_facts
+from leishen.judgments.prepared import TopicTable, topic_facts
 from leishen.judgments.tables import facet_table, value_names
 from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, times_entry
 from leishen.judgments.usegod import aims_of, bind_god, general_rows, god_places, use_god_json
@@ -28,17 +30,49 @@ OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "ask
            "verdict_conflict": ("undecided", "mixed")}
 
 
-def method_and_live(findings: list, info: dict, aside: dict) -> tuple[list, list]:
-    """(the findings of method rows, the others that weigh: not set aside (*aside*), not a school's
-    alternative), each in order; *info*: fact id → FactInfo."""
-    methods, live = [], []
-    for f in findings:
+class TopicFindings(NamedTuple):
+    """A reading's findings of one topic's scope (``all``, in the reading's order), sorted once as the steps read
+    them: by id, their systems, the findings of 用神 rows (READ_FROM, significators) and of rescue / reversal
+    rows (``modifies=``) each with its FactInfo, the method rows, those that weigh (neither method nor a
+    school's alternative: the facets' candidates once the set-aside ones are left out), those that carry 吉 or
+    凶, and the 類神 findings."""
+
+    all: list
+    by_id: dict
+    systems: set
+    gods: list
+    modifiers: list
+    methods: list
+    weigh: list
+    qualifying: list
+    leixiang: list
+
+
+def topic_findings(reading: dict, names: frozenset, info: dict) -> TopicFindings:
+    """The :class:`TopicFindings` of the reading's findings whose topic is among *names* (one pass; *info*: fact
+    id → FactInfo)."""
+    out = TopicFindings([], {}, set(), [], [], [], [], [], [])
+    for f in reading["findings"]:
+        if f.get("topic") not in names:
+            continue
+        out.all.append(f)
+        out.by_id[f["id"]] = f
+        out.systems.add(f["system"])
         i = info.get(f["rule"]["fact"])
+        if i is not None:
+            if i.god is not None:
+                out.gods.append((f, i))
+            if i.modifies:
+                out.modifiers.append((f, i))
         if i is not None and i.method:
-            methods.append(f)
-        elif f["id"] not in aside and not f.get("alternative"):
-            live.append(f)
-    return methods, live
+            out.methods.append(f)
+        elif not f.get("alternative"):
+            out.weigh.append(f)
+        if f["polarity"] in QUALIFYING:
+            out.qualifying.append(f)
+        if f["query"] == "leixiang":
+            out.leixiang.append(f)
+    return out
 
 
 def topics_judged(reading: dict, reader) -> list:
@@ -76,49 +110,47 @@ def method_steps(methods: list, table: TopicTable, reader) -> list[dict]:
     return [{"step": n, **s} for n, s in enumerate(steps, start=1)]
 
 
-def use_gods(findings: list, index: TopicFacts, table: TopicTable, reading: dict, chart: dict) -> list:
+def use_gods(found: TopicFindings, info: dict, table: TopicTable, reading: dict, chart: dict) -> list:
     """The 用神 of a topic on this chart, read first first: the READ_FROM and significator rows that hold (as
-    findings, or as facts without a condition), then use_gods.csv for a system the topic names none in."""
+    findings, or as facts without a condition), then use_gods.csv for a system the topic names none in; *info*:
+    fact id → FactInfo."""
     bindings = reading.get("bindings") or {}
-    gods, seen, systems = [], set(), set()
-    for f in findings:
-        systems.add(f["system"])
-        i = index.info.get(f["rule"]["fact"])
-        if i is not None and i.god is not None:
-            god = bind_god(i.god, f["id"], bindings, chart)
-            if god is not None:
-                gods.append(god)
-            seen.add(i.god.fact)
+    gods, seen = [], set()
+    for f, i in found.gods:
+        god = bind_god(i.god, f["id"], bindings, chart)
+        if god is not None:
+            gods.append(god)
+        seen.add(i.god.fact)
     for fact in table.read_from:
         if fact.id not in seen:
-            god = bind_god(index.info[fact.id].god, None, bindings, chart)
+            god = bind_god(info[fact.id].god, None, bindings, chart)
             if god is not None:
                 gods.append(god)
-    systems = systems or set(reading.get("systems") or ())
+    systems = found.systems or set(reading.get("systems") or ())
     named = {g.system for g in gods}
     gods += general_rows(None, systems - named, bindings)
     return sorted(gods, key=lambda g: g.rank)
 
 
-def set_aside(findings: list, info: dict, gods: list, by_id: dict) -> dict[str, dict]:
+def set_aside(found: TopicFindings, info: dict, gods: list) -> dict[str, dict]:
     """finding id → the finding that sets it aside: a rescue / reversal of its row, or the 專看 初傳 method
-    that drops the middle and last transmissions (002:151); *by_id*: the findings by id."""
-    out = overridden_by(findings, info)
+    that drops the middle and last transmissions (002:151)."""
+    out = overridden_by(found.all, found.modifiers, info)
     for god in gods:
         if god.role == "專看" and god.slot == "初傳" and god.finding:
-            by = by_id[god.finding]
-            for f in findings:
+            by = found.by_id[god.finding]
+            for f in found.all:
                 path = f.get("path") or ()
                 if f["system"] == god.system and path and path[0].get("slot") in TRANSMISSIONS_DROPPED:
                     out.setdefault(f["id"], by)
     return out
 
 
-def ranked(findings: list, answering: list) -> list:
+def ranked(found: TopicFindings, answering: list) -> list:
     """The findings whose rank is read: those that answer a facet (*answering*) and those that carry 吉 or 凶
     (a reason when read at a 用神, :func:`reasons_of`)."""
     answers = {f["id"] for f, _, _ in answering}
-    return [f for f in findings if f["id"] in answers or f["polarity"] in QUALIFYING]
+    return [f for f, _, _ in answering] + [f for f in found.qualifying if f["id"] not in answers]
 
 
 def aims_by_finding(findings: list, gods: list) -> dict:
@@ -176,11 +208,12 @@ def verdict_of(facets: list[dict], conflict: str = "undecided") -> tuple[str, di
     return facet["answer"][0]["value"], by
 
 
-def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict, ranks: dict, by_id: dict) -> list[dict]:
+def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict, ranks: dict) -> list[dict]:
     """The ordered reasons: the 用神 rows, the findings that decide each facet (the verdict facet first), then
     the findings read at a 用神 that carry 吉 or 凶 — the general it rides and the 煞 it belongs to and sits on
-    (000:3, 000:23, 000:79). Every reason is a finding of the same reading (*by_id*: the findings by id)."""
+    (000:3, 000:23, 000:79), then the 類神 findings. Every reason is a finding of the same reading."""
     out: dict = {}
+    by_id = found.by_id
 
     def add(fid, why):
         if fid in by_id and fid not in out and fid not in aside:
@@ -194,16 +227,13 @@ def reasons_of(gods: list, facets: list[dict], findings: list, aside: dict, rank
     for facet in sorted(facets, key=lambda f: not f["verdict"]):
         for fid in facet["findings"]:
             add(fid, {"en": f"answers {facet['facet']} ({facet['names']['en']})", "zh": f"答 {facet['facet']}"})
-    lei = []
-    for f in findings:
-        if f["polarity"] in QUALIFYING and ranks[f["id"]][0] < OTHER_PLACES:
+    for f in found.qualifying:
+        if ranks[f["id"]][0] < OTHER_PLACES:
             add(f["id"], {"en": "read at the 用神: qualifies it (000:3, 000:23)", "zh": "臨用神"})
-        elif f["query"] == "leixiang":
-            lei.append(f["id"])
-    for fid in lei:
-        add(fid, {"en": "類神: what the 用神 stands for in the topic's domains", "zh": "類神"})
+    for f in found.leixiang:
+        add(f["id"], {"en": "類神: what the 用神 stands for in the topic's domains", "zh": "類神"})
     if not out:  # a topic with no facet table: its findings, in the reading's order (convention J8)
-        for f in findings:
+        for f in found.all:
             add(f["id"], {"en": "a finding of the topic (no facet of the topic orders it)", "zh": "本占所見"})
     return list(out.values())
 
@@ -224,18 +254,18 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     """The judgment of one topic (None: the general reading) from a reading's findings."""
     index = topic_facts(reader)
     table = index.table(topic_id)
-    findings = [f for f in reading["findings"] if f.get("topic") in table.names]
-    by_id = {f["id"]: f for f in findings}
-    gods = use_gods(findings, index, table, reading, chart)
-    aside = set_aside(findings, index.info, gods, by_id)
-    methods, live = method_and_live(findings, index.info, aside)
+    found = topic_findings(reading, table.names, index.info)
+    by_id = found.by_id
+    gods = use_gods(found, index.info, table, reading, chart)
+    aside = set_aside(found, index.info, gods)
+    live = [f for f in found.weigh if f["id"] not in aside] if aside else found.weigh
     answering = answers_of(table, live, index.info, reader.props)
-    ranks = ranks_of(ranked(findings, answering), god_places(gods))
+    ranks = ranks_of(ranked(found, answering), god_places(gods))
     cands = facet_candidates(table, answering, ranks, aims_by_finding([f for f, _, _ in answering], gods))
     facets = [answer_facet(fc, cs) for fc, cs in zip(table.facets, cands)]
     verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])
     props = reader.props.get(topic_id, {}) if topic_id else {}
-    reasons = reasons_of(gods, facets, findings, aside, ranks, by_id)
+    reasons = reasons_of(gods, facets, found, aside, ranks)
     return {"topic": props.get("name"), "names": {"zh": props.get("name"), "ko": props.get("ko"),
                                                   "en": props.get("en")} if topic_id else None,
             "verdict": verdict, "verdict_names": verdict_names(verdict), "verdict_by": verdict_by,
@@ -244,9 +274,9 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
             "overridden": overridden_json(aside, by_id),
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
             "when": when_of(table, chart, reader.props, facets, options["timing_stem"]),
-            "read_on": read_on, "method": method_steps(methods, table, reader),
+            "read_on": read_on, "method": method_steps(found.methods, table, reader),
             "options": dict(options),
-            "counts": {"findings": len(findings), "reasons": len(reasons), "facets": len(facets)}}
+            "counts": {"findings": len(found.all), "reasons": len(reasons), "facets": len(facets)}}
 
 
 def judge_reading(reading: dict, chart: dict, reader, *, request=None, options: dict | None = None) -> list[dict]:
