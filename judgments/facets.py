@@ -37,18 +37,17 @@ class Candidate(NamedTuple):
     aim: str | None = None  # what the 用神 it is read at is read for (per=用神)
 
 
-def overridden_by(findings: list, modifiers: list, info: dict) -> dict[str, dict]:
+def overridden_by(rows: list, modifiers: list, info: dict) -> dict[str, dict]:
     """finding id → the finding of the rescue / reversal row that sets it aside (its fact's ``modifies=``
     names the base row's inventory item) at the same place: a rescue read at one palace (or slot) leaves a
-    base row read at another standing (:func:`same_place`); *modifiers*: (finding, FactInfo) of the findings of
-    rescue and reversal rows; *info*: fact id → FactInfo. The findings are indexed by their row's item only when
-    a rescue or reversal holds."""
+    base row read at another standing (:func:`same_place`); *rows*: (finding, FactInfo) of the findings of table
+    rows, *modifiers* those of rescue and reversal rows; *info*: fact id → FactInfo. The findings are indexed by
+    their row's item only when a rescue or reversal holds."""
     if not modifiers:
         return {}
     by_item = defaultdict(list)
-    for f in findings:
-        i = info.get(f["rule"]["fact"])
-        if i is not None and i.item:
+    for f, i in rows:
+        if i.item:
             by_item[i.item].append(f)
     out = {}
     for f, i in modifiers:
@@ -108,12 +107,17 @@ def order_key(facet: Facet, finding: dict) -> tuple:
 def answers_of(table: TopicTable, findings: list, info: dict, props: dict) -> list[tuple[dict, dict, str | None]]:
     """(finding, facet position → (answer position, answer), the season its row names) of each finding that
     answers a facet of the topic, in order: its keys looked up once in the topic's answer index of its system
-    (:func:`leishen.judgments.prepared.best_answers`); *info*: fact id → FactInfo."""
+    (:func:`leishen.judgments.prepared.best_answers`, kept in the index by (fact, meaning, polarity));
+    *info*: fact id → FactInfo."""
     out = []
     for f in findings:
-        hits = best_answers(table.answers_in(f.get("system")), f, info, props)
+        index = table.answers_in(f.get("system"))
+        fact = f["rule"]["fact"]
+        hits = index.given.get((fact, (f.get("meaning") or {}).get("id"), f.get("polarity")))
+        if hits is None:
+            hits = best_answers(index, f, info, props)
         if hits:
-            i = info.get(f["rule"]["fact"])
+            i = info.get(fact)
             out.append((f, hits, i.season if i is not None else None))
     return out
 
@@ -130,7 +134,8 @@ def facet_candidates(table: TopicTable, answering: list, ranks: dict, aims: dict
             value = answer_value(answer, f)
             if value:  # J7: at one place, the rows of the passage that asks a (descriptive) question come first
                 own = 0 if answer.value == "=polarity" or not heading_src[n].isdisjoint(f.get("src") or ()) else 1
-                out[n].append(Candidate(f, value, (rank[0], order_key(facets[n], f), own, rank[1]), season, aim))
+                order = order_key(facets[n], f) if facets[n].order else ()
+                out[n].append(Candidate(f, value, (rank[0], order, own, rank[1]), season, aim))
     for cands in out:
         if len(cands) > 1:
             cands.sort(key=_rank)
@@ -141,16 +146,22 @@ def _rank(c: Candidate) -> tuple:
     return c.rank
 
 
-def value_json(value: str, cands: list[Candidate]) -> dict:
-    """An answer: its value with zh/ko/en (the meaning's names when the value is the meaning's name) and the
-    findings that give it."""
-    meaning = next((c.finding["meaning"] for c in cands if (c.finding.get("meaning") or {}).get("zh") == value), None)
-    ko, en = value_names().get(value, (None, None))
+def value_json(value: str, cands: list[Candidate], place=None) -> dict:
+    """An answer at a place: its value with zh/ko/en (the meaning's names when the value is the meaning's name)
+    and the findings that give it."""
+    meaning = None
+    for c in cands:
+        m = c.finding.get("meaning")
+        if m and m.get("zh") == value:
+            meaning = m
+            break
     if meaning:
         ko, en = meaning.get("ko"), meaning.get("en")
+    else:
+        ko, en = value_names().get(value, (None, None))
     seasons = list(dict.fromkeys(c.season for c in cands if c.season))
     return {"value": value, "id": meaning.get("id") if meaning else None, "zh": value, "ko": ko, "en": en,
-            "findings": [c.finding["id"] for c in cands], "src": _src_of(cands), "seasons": seasons}
+            "findings": [c.finding["id"] for c in cands], "src": _src_of(cands), "seasons": seasons, "place": place}
 
 
 def _src_of(cands: list[Candidate]) -> list[str]:
@@ -188,14 +199,19 @@ def answer_facet(facet: Facet, cands: list[Candidate]) -> dict:
     out = {"facet": facet.name, "names": {"zh": facet.name, "ko": facet.ko, "en": facet.en}, "kind": facet.kind,
            "verdict": facet.verdict, "per": facet.per, "heading_src": list(facet.src), "status": "open",
            "answer": [], "findings": [], "src": [], "conflict": None}
-    places: dict = {}
-    for c in cands:
-        places.setdefault(_place(c, facet.per), []).append(c)
+    if not cands:
+        return out
+    if facet.per:
+        places: dict = {}
+        for c in cands:
+            places.setdefault(_place(c, facet.per), []).append(c)
+    else:
+        places = {None: cands}
     conflict = []
     for place, group in places.items():
         deciding, values = _decide(facet, group)
         out["findings"] += [c.finding["id"] for c in deciding]
-        answers = [{**value_json(v, cs), "place": place} for v, cs in values.items()]
+        answers = [value_json(v, cs, place) for v, cs in values.items()]
         if facet.kind == "one" and len(values) > 1:
             conflict += answers
         else:

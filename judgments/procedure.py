@@ -32,7 +32,7 @@ OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "ask
 
 class TopicFindings(NamedTuple):
     """A reading's findings of one topic's scope (``all``, in the reading's order), sorted once as the steps read
-    them: by id, their systems, the findings of 用神 rows (READ_FROM, significators) and of rescue / reversal
+    them: by id, their systems, the findings of a table row with its FactInfo, the findings of 用神 rows (READ_FROM, significators) and of rescue / reversal
     rows (``modifies=``) each with its FactInfo, the method rows, those that weigh (neither method nor a
     school's alternative: the facets' candidates once the set-aside ones are left out), those that carry 吉 or
     凶, and the 類神 findings."""
@@ -40,6 +40,7 @@ class TopicFindings(NamedTuple):
     all: list
     by_id: dict
     systems: set
+    rows: list
     gods: list
     modifiers: list
     methods: list
@@ -51,7 +52,7 @@ class TopicFindings(NamedTuple):
 def topic_findings(reading: dict, names: frozenset, info: dict) -> TopicFindings:
     """The :class:`TopicFindings` of the reading's findings whose topic is among *names* (one pass; *info*: fact
     id → FactInfo)."""
-    out = TopicFindings([], {}, set(), [], [], [], [], [], [])
+    out = TopicFindings([], {}, set(), [], [], [], [], [], [], [])
     for f in reading["findings"]:
         if f.get("topic") not in names:
             continue
@@ -60,6 +61,7 @@ def topic_findings(reading: dict, names: frozenset, info: dict) -> TopicFindings
         out.systems.add(f["system"])
         i = info.get(f["rule"]["fact"])
         if i is not None:
+            out.rows.append((f, i))
             if i.god is not None:
                 out.gods.append((f, i))
             if i.modifies:
@@ -135,7 +137,7 @@ def use_gods(found: TopicFindings, info: dict, table: TopicTable, reading: dict,
 def set_aside(found: TopicFindings, info: dict, gods: list) -> dict[str, dict]:
     """finding id → the finding that sets it aside: a rescue / reversal of its row, or the 專看 初傳 method
     that drops the middle and last transmissions (002:151)."""
-    out = overridden_by(found.all, found.modifiers, info)
+    out = overridden_by(found.rows, found.modifiers, info)
     for god in gods:
         if god.role == "專看" and god.slot == "初傳" and god.finding:
             by = found.by_id[god.finding]

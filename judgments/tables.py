@@ -173,9 +173,14 @@ def reading_order() -> dict[str, tuple[str, ...]]:
 def paragraph_rank(topic: str | None, src) -> tuple:
     """The place of a finding's passages in its topic's reading order: the paragraphs read first (in their
     order), then the rest by document and line — the text's own order. The earliest passage counts."""
+    return _paragraph_rank(topic, tuple(src or ()))
+
+
+@lru_cache(maxsize=4096)  # a pure function of a topic and a row's citations: as many as the rows
+def _paragraph_rank(topic: str | None, src: tuple) -> tuple:
     first = reading_order().get(topic, ())
     best = (2, "", 0)
-    for cited in src or ():
+    for cited in src:
         doc, _, line = cited.partition(":")
         key = (0, "", first.index(cited)) if cited in first else (1, doc, int(line) if line.isdigit() else 0)
         best = min(best, key)
