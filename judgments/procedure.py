@@ -32,10 +32,10 @@ OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "ask
 
 class TopicFindings(NamedTuple):
     """A reading's findings of one topic's scope (``all``, in the reading's order), sorted once as the steps read
-    them: by id, their systems, the findings of a table row with its FactInfo, the findings of 用神 rows (READ_FROM, significators) and of rescue / reversal
-    rows (``modifies=``) each with its FactInfo, the method rows, those that weigh (neither method nor a
-    school's alternative: the facets' candidates once the set-aside ones are left out), those that carry 吉 or
-    凶, and the 類神 findings."""
+    them: by id, their systems; with its FactInfo, each finding of a table row (``rows``), of a 用神 row
+    (READ_FROM, significators) and of a rescue / reversal row (``modifies=``); the method rows, those that weigh
+    (neither method nor a school's alternative: the facets' candidates once the set-aside ones are left out),
+    those that carry 吉 or 凶, and the 類神 findings."""
 
     all: list
     by_id: dict
