@@ -217,7 +217,8 @@ def answer_facet(facet: Facet, cands: list[Candidate]) -> dict:
         else:
             out["answer"] += answers
     deciding = set(out["findings"])
-    out["src"] = list(dict.fromkeys(s for c in cands if c.finding["id"] in deciding for s in c.finding.get("src") or ()))
+    out["src"] = list(dict.fromkeys(s for c in cands if c.finding["id"] in deciding
+                                    for s in c.finding.get("src") or ()))
     if conflict:
         out["status"], out["conflict"] = "未定", conflict
     elif out["answer"]:
