@@ -12,7 +12,7 @@ Rows (each one line of the table; a peer that is not installed is reported, not 
 * Whole chart — ``build_chart`` of all three systems, the calendar computed once.
 * Graph build in process (bench/bench_build.py's cold build), NetworkX.
 * Neo4j first load and reload (bench/bench_neo4j.py, the neo4j helper's bench), when a server can start.
-* Readings — ``leishen.readings.read(chart)`` per chart (median of N) and ``leishen.readings.find``
+* Readings — ``leishen.readings.read(chart)`` per chart (median of N) and ``leishen.service.readings.find_rule``
   over a year of hours, when the readings engine has them.
 * Peak memory — the process's maximum resident set size at the end of the run.
 
@@ -259,6 +259,7 @@ def bench_readings(count: int) -> list[dict]:
     except ImportError:
         return [_skipped(name, "leishen.readings is not importable") for name in names]
     from leishen.engine.chart import build_chart
+    from leishen.service.readings import find_rule
     moments = random_moments(count, 13)
     chart_times, charts = [], []
     for m in moments:  # timed as they are first computed (a moment computed again hits the engine's caches)
@@ -288,7 +289,7 @@ def bench_readings(count: int) -> list[dict]:
                     "(bindings, recalled outcomes, lore, the reading's JSON)"))
     start = datetime(2025, 1, 1, tzinfo=SHANGHAI)
     t0 = time.perf_counter()
-    hits = sum(1 for _ in readings.find("斫輪", start, start + timedelta(hours=8759)))
+    hits = sum(1 for _ in find_rule(readings.reader(), "斫輪", start, start + timedelta(hours=8759)))
     rows.append(row(names[3], time.perf_counter() - t0, None, "—", "faster", "≤ 3 s",
                     f"pattern 斫輪 (000:3): {hits} moments"))
     rows += _neo4j_readings(readings, [build_chart(m) for m in random_moments(100, 15)], names[4:6])

@@ -1,4 +1,5 @@
-"""Moments: parsing ISO 8601 text into aware datetimes, the supported range, and clocks.
+"""Moments: parsing ISO 8601 text into aware datetimes, the supported range, the moments of a range (``find``),
+and clocks.
 
 A *moment* is a timezone-aware :class:`datetime.datetime` whose local year lies in
 :data:`MIN_YEAR`..:data:`MAX_YEAR` (1800-01-01T00:00 to 2200-12-31T23:59:59 on the moment's
@@ -21,16 +22,20 @@ from __future__ import annotations
 import math
 import re
 from datetime import datetime, timedelta, timezone
+from typing import Iterator
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import ephem
 
-from leishen.errors import ChartError, MomentError
+from leishen.errors import ChartError, FindError, MomentError
 
 MIN_YEAR, MAX_YEAR = 1800, 2200
 NOW = "now"
 _DATE_SHAPE = re.compile(r"^\s*[+-]?\d{4,}-\d{1,2}-\d{1,2}")
 _EXAMPLE = "1952-12-26T19:17:00+08:00"
+#: the steps of a range of moments (``find``), and the most moments one range may hold
+STEPS = {"hour": timedelta(hours=1), "day": timedelta(days=1)}
+MAX_MOMENTS = 200_000
 
 
 def parse_moment(text: str | None, tz: str | None = None, *, fold: int | None = None) -> datetime:
@@ -183,3 +188,56 @@ def chart_clock(moment: datetime, longitude: float | None = None) -> datetime:
     if longitude is None:
         return moment
     return true_solar_time(moment, longitude)
+
+
+def range_ends(start: str, end: str, tz: str | None = None, names: tuple[str, str] = ("start", "end")
+               ) -> tuple[datetime, datetime]:
+    """The two ends of a find range (ISO 8601, with an offset or naive with *tz*), as moments; an error names
+    the end at fault by *names* (``start``/``end`` over HTTP and MCP, ``from``/``to`` on the command line).
+    A local time the clock shows twice is refused with both of its readings, to be written with the offset."""
+    ends = []
+    for text, name in zip((start, end), names):
+        try:
+            ends.append(parse_moment(text, tz))
+        except MomentError as exc:
+            message = str(exc)
+            if not message.startswith("moment:"):  # tz: … names its own field
+                raise
+            if "happened twice" in message:
+                first, second = (parse_moment(text, tz, fold=f).isoformat() for f in (0, 1))
+                raise MomentError(f"{name}: {text} happened twice in {tz}; write it with its UTC offset: {first} "
+                                  f"(the first) or {second} (the second)") from None
+            raise MomentError(f"{name}:{message.removeprefix('moment:')}") from None
+    if ends[1] < ends[0]:
+        raise FindError(f"{names[1]}: the end of the range is before its start", names[1])
+    return ends[0], ends[1]
+
+
+def moments(start: datetime, end: datetime, step: str, names: tuple[str, str] = ("start", "end")
+            ) -> Iterator[datetime]:
+    """Every moment from *start* to *end* (inclusive), shown on *start*'s clock. ``hour``: every real hour (in
+    absolute time: where a clock is set back its repeated hour comes twice, where it jumps the skipped hour never
+    comes); ``day``: the same clock time each day (a time a clock jumps over that day is read on the later
+    side). A range that leaves the supported years on *start*'s clock is refused before the first moment."""
+    if step not in STEPS:
+        raise FindError(f"step: {step!r} is not one of {', '.join(STEPS)}", "step")
+    if end < start:  # (aware datetimes of different zones compare as instants)
+        raise FindError(f"{names[1]}: the end of the range is before its start", names[1])
+    first, last = start.astimezone(timezone.utc), end.astimezone(timezone.utc)
+    count = (last - first) // STEPS[step] + 1
+    if count > MAX_MOMENTS:
+        raise FindError(f"the range holds {count} moments at step {step}; at most {MAX_MOMENTS}")
+    zone = start.tzinfo
+    try:
+        check_moment(last.astimezone(zone))
+    except MomentError as exc:
+        raise FindError(f"{names[1]}: on the clock of the start ({start.isoformat()}) the range ends at "
+                        f"{last.astimezone(zone).isoformat()}:{str(exc).removeprefix('moment:')}", names[1]) from None
+    if step == "hour":
+        for k in range(count):
+            yield (first + k * STEPS["hour"]).astimezone(zone)
+        return
+    t = start
+    while t.astimezone(timezone.utc) <= last:
+        yield t.astimezone(timezone.utc).astimezone(zone)  # a wall time in a gap, read as the instant it names
+        t += STEPS["day"]

@@ -136,7 +136,7 @@ def chosen_chunks(reader, topic: str, start: datetime, end: datetime, *, verdict
     moments from *start* to *end*, in order (:func:`choose`): judged here one by one when *jobs* is 1 (each when
     it is asked for, so a caller can stop between chunks), else by *jobs* forked processes
     (:func:`leishen.judgments.workers.judged_in_order`)."""
-    from leishen.readings.search import moments
+    from leishen.engine.moment import moments
     facets = facets or {}
     topic_id = check_request(reader, topic, verdict, facets)
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:

@@ -6,6 +6,7 @@ LeishenError
 ├── CitationError        a src that names no passage, or a passage lacking the fact's terms
 ├── ChartError           a chart that cannot be computed or a hand-typed chart that is invalid
 │   └── MomentError          a moment that is naive, malformed or out of range
+├── FindError            a find request that cannot run (unknown rule, bad range or step; names the field)
 └── BackendError         a backend that is unknown, unreachable or refuses
     ├── BackendUnavailable   e.g. Neo4j not reachable, or the [neo4j] extra not installed
     └── Busy                 as much work of a kind in flight as this process takes (retry after a while)
@@ -92,6 +93,14 @@ class ChartError(LeishenError):
 
 class MomentError(ChartError):
     """A moment that is naive, malformed or outside the supported range."""
+
+
+class FindError(LeishenError):
+    """A find request that cannot run (unknown rule, bad range or step); ``field`` names the part at fault."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.field = field
 
 
 class BackendError(LeishenError):

@@ -89,12 +89,6 @@ def read(chart: dict, *, topic: str | None = None, backend=None) -> dict:
     return _reader(backend).read(chart, topic=topic)
 
 
-def find(rule: str, start, end, *, step: str = "hour", topic: str | None = None, backend=None, **kw):
-    """The moments from *start* to *end* where *rule* holds (an iterator of dicts)."""
-    from leishen.readings.search import find as _find
-    return _find(_reader(backend), rule, start, end, step=step, topic=topic, **kw)
-
-
 def topics(backend=None) -> list[dict]:
     """The topics that have rules."""
     return _reader(backend).topics()

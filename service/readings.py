@@ -6,20 +6,21 @@
 - :func:`read` — a moment or a chart read: the findings, with the judgments of :mod:`leishen.judgments` added;
 - :func:`plan` and :func:`find` — the moments of a range where a rule holds, or whose judgment of a topic has a
   verdict (擇時, :func:`leishen.judgments.choose.choose`), under one limits policy (:class:`Limits`: most
-  moments, a deadline) for every door.
+  moments, a deadline) for every door; :func:`find_rule` is the scan of a rule over a range.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Iterator
 
 from leishen.engine.chart import ChartRequest
-from leishen.errors import ChartError, LeishenError
+from leishen.errors import ChartError, FindError, LeishenError
 
 __all__ = ["Limits", "LIBRARY", "SERVER", "FindDeadline", "reader_for", "read_typed", "read", "judged", "plan",
-           "find"]
+           "find", "find_rule"]
 
 SYSTEM_KEYS = ("liuren", "qimen", "ninestar")
 #: how many moments 擇時 judges between two looks at the clock (deadline, progress) when it runs in this process
@@ -126,7 +127,7 @@ def plan(start: str | datetime, end: str | datetime, tz: str | None = None, step
     """The ends of a find range as moments (ISO text read on *tz*, or checked aware datetimes) and how many
     charts it holds, counted once; FindError past *limits* (naming the door's cap), or naming the end at fault
     (*names*: start/end, from/to)."""
-    from leishen.readings.search import STEPS, FindError, moments, range_ends
+    from leishen.engine.moment import STEPS, moments, range_ends
     if step not in STEPS:
         raise FindError(f"step: {step!r} is not one of {', '.join(STEPS)}", "step")
     if isinstance(start, datetime) and isinstance(end, datetime):
@@ -151,7 +152,6 @@ def find(reader, start: datetime, end: datetime, *, rule: str | None = None, top
     judgment of *topic* has that verdict and facet answers, each with its deciding reasons
     (:func:`leishen.judgments.choose.choose`, *jobs* processes). Stops with FindDeadline past
     ``limits.seconds``; *progress* is called as ``progress(moment, n)``: *n* more moments scanned, up to *moment*."""
-    from leishen.readings.search import FindError, find as find_rule
     clock = _Clock(limits, progress)
     if verdict is None and not facets:
         if rule is None:
@@ -161,6 +161,42 @@ def find(reader, start: datetime, end: datetime, *, rule: str | None = None, top
     if rule is not None:
         raise FindError("rule: give a rule or a verdict, not both", "rule")
     yield from _chosen(reader, topic, start, end, verdict, facets, step, request, jobs, clock)
+
+
+def lore_systems(query: str) -> tuple[str, ...]:
+    """The systems a lore reading reads: the 刑 沖 破 害 合 among the slots of Liu Ren and of Qimen; the others
+    Liu Ren's only."""
+    from leishen.readings.lore import RELATION_SLOTS
+    return tuple(RELATION_SLOTS) if query == "relations" else ("liuren",)
+
+
+def find_rule(reader, rule: str, start: datetime, end: datetime, *, step: str = "hour", topic: str | None = None,
+              request: ChartRequest = ChartRequest(), progress=None) -> Iterator[dict]:
+    """``{"moment", "findings": [finding ids]}`` for every moment from *start* to *end* where *rule* holds (a fact
+    id, an inventory item, a pattern or meaning name, ``subject→object``, or a lore query name); *progress* is
+    called with each moment before it is read."""
+    from leishen.engine.chart import build_chart
+    from leishen.engine.moment import moments
+    chosen, lore = reader.select(rule)  # what is evaluated: what is asked, and the patterns its rules test
+    asked, _ = reader.named(rule)
+    if not chosen and not lore:
+        raise FindError(f"unknown rule {rule!r}: give a fact id, an item, a pattern or meaning name, "
+                        "or one of kin, stages, vigour, relations, leixiang, shensha", "rule")
+    if request.systems == ChartRequest().systems:  # chart only the systems the rule reads
+        request = replace(request, systems=reader.systems_of(chosen) if not lore else lore_systems(rule))
+    last_parts, last_hits = None, None
+    for t in moments(start, end, step):
+        if progress:
+            progress(t)
+        chart = build_chart(t, request)
+        parts = [chart.get(s) for s in request.systems]
+        if parts != last_parts:  # consecutive hours of one double hour often give the same chart: read it once
+            reading = reader.read(chart, topic=topic, only=chosen, lore=lore, trail=False)
+            last_parts = parts
+            last_hits = [f["id"] for f in reading["findings"]
+                         if f["rule"]["fact"] in asked or (lore and f["query"] == rule)]
+        if last_hits:
+            yield {"moment": chart["moment"], "findings": last_hits}
 
 
 class _Clock:

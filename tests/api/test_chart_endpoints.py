@@ -127,7 +127,7 @@ def test_unknown_topic_is_4xx_listing_topics(client):
 
 def test_find_is_what_the_readings_find(client, app):
     from leishen.engine.calendar import parse_moment
-    from leishen.readings.search import find
+    from leishen.service.readings import find_rule as find
 
     params = {"rule": "relations", "start": "2026-01-01T00:00+08:00", "end": "2026-01-01T05:00+08:00"}
     answer = client.get("/find", params=params)

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import leishen
 from leishen.cli.main import main as cli
 from leishen.errors import BackendError, ChartError, MomentError
-from leishen.readings.search import FindError
+from leishen.errors import FindError
 
 NEW_YORK = "America/New_York"
 
