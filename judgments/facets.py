@@ -107,15 +107,18 @@ def order_key(facet: Facet, finding: dict) -> tuple:
 def answers_of(table: TopicTable, findings: list, info: dict, props: dict) -> list[tuple[dict, dict, str | None]]:
     """(finding, facet position → (answer position, answer), the season its row names) of each finding that
     answers a facet of the topic, in order: its keys looked up once in the topic's answer index of its system
-    (:func:`leishen.judgments.prepared.best_answers`, kept in the index by (fact, meaning, polarity));
-    *info*: fact id → FactInfo."""
-    out = []
+    (:func:`leishen.judgments.prepared.best_answers`, kept in the index by (fact, meaning, polarity); an index
+    that matches on polarity alone by its polarity); *info*: fact id → FactInfo."""
+    out, indexes, other = [], table.answers, table.answers[None]
     for f in findings:
-        index = table.answers_in(f.get("system"))
+        index = indexes.get(f.get("system"), other)  # as table.answers_in finds it
         fact = f["rule"]["fact"]
-        hits = index.given.get((fact, (f.get("meaning") or {}).get("id"), f.get("polarity")))
-        if hits is None:
-            hits = best_answers(index, f, info, props)
+        if index.by_polarity is not None:  # the index matches on polarity alone
+            hits = index.by_polarity.get(f.get("polarity"))
+        else:
+            hits = index.given.get((fact, (f.get("meaning") or {}).get("id"), f.get("polarity")))
+            if hits is None:
+                hits = best_answers(index, f, info, props)
         if hits:
             i = info.get(fact)
             out.append((f, hits, i.season if i is not None else None))
@@ -125,17 +128,28 @@ def answers_of(table: TopicTable, findings: list, info: dict, props: dict) -> li
 def facet_candidates(table: TopicTable, answering: list, ranks: dict, aims: dict) -> list[list[Candidate]]:
     """For each facet of a topic (in the table's order), the findings that answer it (*answering*, from
     :func:`answers_of`), each with its answer, rank (*ranks*), the season its row names and what the 用神 it is
-    read at is read for (*aims*), read first first."""
-    out: list[list[Candidate]] = [[] for _ in table.facets]
+    read at is read for (*aims*), read first first. Of a facet whose answers exclude each other, answered at one
+    place, only the findings read at its best place are kept: :func:`answer_facet` reads its first rank alone,
+    and a finding read at a worse place is never in it (its order key is not made)."""
     facets, heading_src = table.facets, table.heading_src
+    given, best = [], [OTHER_PLACES + 1] * len(facets)
     for f, hits, season in answering:
-        rank, aim = ranks[f["id"]], aims.get(f["id"])
+        rank = ranks[f["id"]]
         for n, (_, answer) in hits.items():
             value = answer_value(answer, f)
-            if value:  # J7: at one place, the rows of the passage that asks a (descriptive) question come first
-                own = 0 if answer.value == "=polarity" or not heading_src[n].isdisjoint(f.get("src") or ()) else 1
-                order = order_key(facets[n], f) if facets[n].order else ()
-                out[n].append(Candidate(f, value, (rank[0], order, own, rank[1]), season, aim))
+            if value:
+                given.append((n, answer, value, f, rank, season))
+                if rank[0] < best[n]:
+                    best[n] = rank[0]
+    out: list[list[Candidate]] = [[] for _ in facets]
+    for n, answer, value, f, rank, season in given:
+        facet = facets[n]
+        if rank[0] > best[n] and facet.kind == "one" and not facet.per:
+            continue
+        # J7: at one place, the rows of the passage that asks a (descriptive) question come first
+        own = 0 if answer.value == "=polarity" or not heading_src[n].isdisjoint(f.get("src") or ()) else 1
+        order = order_key(facet, f) if facet.order else ()
+        out[n].append(Candidate(f, value, (rank[0], order, own, rank[1]), season, aims.get(f["id"])))
     for cands in out:
         if len(cands) > 1:
             cands.sort(key=_rank)
@@ -147,26 +161,36 @@ def _rank(c: Candidate) -> tuple:
 
 
 def value_json(value: str, cands: list[Candidate], place=None) -> dict:
-    """An answer at a place: its value with zh/ko/en (the meaning's names when the value is the meaning's name)
-    and the findings that give it."""
-    meaning = None
+    """An answer at a place: its value with zh/ko/en (the meaning's names when the value is the meaning's name:
+    the first candidate's whose is), the findings that give it, their citations and the seasons their rows name
+    (in order, once each) — one pass over the candidates."""
+    meaning, findings, src, seasons = None, [], {}, {}
     for c in cands:
-        m = c.finding.get("meaning")
-        if m and m.get("zh") == value:
-            meaning = m
-            break
+        f = c.finding
+        findings.append(f["id"])
+        for cited in f.get("src") or ():
+            src[cited] = None
+        if c.season:
+            seasons[c.season] = None
+        if meaning is None:
+            m = f.get("meaning")
+            if m and m.get("zh") == value:
+                meaning = m
     if meaning:
         ko, en = meaning.get("ko"), meaning.get("en")
     else:
         ko, en = value_names().get(value, (None, None))
-    seasons = list(dict.fromkeys(c.season for c in cands if c.season))
     return {"value": value, "id": meaning.get("id") if meaning else None, "zh": value, "ko": ko, "en": en,
-            "findings": [c.finding["id"] for c in cands], "src": _src_of(cands), "seasons": seasons, "place": place}
+            "findings": findings, "src": list(src), "seasons": list(seasons), "place": place}
 
 
 def _src_of(cands: list[Candidate]) -> list[str]:
     """The citations of some candidates' findings, in order, once each."""
-    return list(dict.fromkeys(s for c in cands for s in c.finding.get("src") or ()))
+    out: dict = {}
+    for c in cands:
+        for cited in c.finding.get("src") or ():
+            out[cited] = None
+    return list(out)
 
 
 def _by_value(cands: list[Candidate]) -> dict[str, list[Candidate]]:
@@ -216,9 +240,11 @@ def answer_facet(facet: Facet, cands: list[Candidate]) -> dict:
             conflict += answers
         else:
             out["answer"] += answers
-    deciding = set(out["findings"])
-    out["src"] = list(dict.fromkeys(s for c in cands if c.finding["id"] in deciding
-                                    for s in c.finding.get("src") or ()))
+    if facet.per:  # the deciding candidates of every place, in the candidates' order
+        deciding = set(out["findings"])
+        out["src"] = _src_of([c for c in cands if c.finding["id"] in deciding])
+    else:
+        out["src"] = _src_of(deciding)
     if conflict:
         out["status"], out["conflict"] = "未定", conflict
     elif out["answer"]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import weakref
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from leishen.judgments.tables import Answer, Facet, facet_table
 from leishen.readings.topics import TopicError
@@ -26,15 +26,15 @@ class TopicTable:
     """One topic's tables (``topic`` None: the general reading): the zh names of the topics a reading of it
     covers (``{None}`` for the general reading), its facets in the table's order, ``answers`` — system → the
     :class:`AnswerIndex` of the facets read in it (None: of those that name no system), each facet's heading
-    src as a set (what convention J7 matches a finding's src on) — and its unconditional method facts, READ_FROM
-    facts and TIMES rows."""
+    src as a set (what convention J7 matches a finding's src on) — and its unconditional method facts (each as
+    the method step it makes: (fact id, rule, what, src), :func:`method_step`), READ_FROM facts and TIMES rows."""
 
     topic: str | None
     names: frozenset
     facets: tuple[Facet, ...]
     answers: dict
     heading_src: tuple[frozenset, ...]
-    method: tuple
+    method_steps: tuple
     read_from: tuple
     times: tuple
 
@@ -73,7 +73,9 @@ class AnswerIndex:
     name none), by what a finding matches on — its meaning node (``node``), the meaning's label, its row's
     category, its polarity: value → ((facet position, answer position, answer), …) — and by any of 吉 凶 混
     (``polarity=*``). ``given`` keeps what :func:`best_answers` found for each (fact, meaning, polarity) a finding
-    has had: those three decide it, and a reader's rules have a bounded number of them."""
+    has had: those three decide it, and a reader's rules have a bounded number of them. ``by_polarity``: when
+    no answer matches on a node, label or category (the general reading's facets), polarity → what
+    :func:`best_answers` finds for a finding of that polarity, for every polarity that answers (else None)."""
 
     node: dict
     label: dict
@@ -81,6 +83,7 @@ class AnswerIndex:
     polarity: dict
     any_polarity: tuple
     given: dict
+    by_polarity: dict | None = None
 
 
 def answer_index(facets: tuple[Facet, ...], system: str | None) -> AnswerIndex:
@@ -94,8 +97,12 @@ def answer_index(facets: tuple[Facet, ...], system: str | None) -> AnswerIndex:
         for (key, value), (k, answer) in facet.first.items():
             keyed[key][value].append((n, k, answer))
     any_polarity = tuple(keyed["polarity"].pop(ANY_POLARITY[1], ()))
-    return AnswerIndex(*({v: tuple(hits) for v, hits in keyed[key].items()}
-                         for key in ("node", "label", "category", "polarity")), any_polarity, {})
+    index = AnswerIndex(*({v: tuple(hits) for v, hits in keyed[key].items()}
+                          for key in ("node", "label", "category", "polarity")), any_polarity, {})
+    if index.node or index.label or index.category:
+        return index
+    answering = {*index.polarity, *(POLARITIES if any_polarity else ())}
+    return replace(index, by_polarity={p: _best_answers(index, None, None, p, {}, {}) for p in answering})
 
 
 def best_answers(index: AnswerIndex, finding: dict, info: dict, props: dict) -> dict[int, tuple[int, Answer]]:
@@ -145,6 +152,15 @@ def _fact_groups(facts: dict) -> tuple[dict, dict, dict]:
     return method, read_from, times
 
 
+def method_step(fact, props: dict) -> tuple:
+    """(fact id, rule, what, src) of the method step an unconditional method fact makes (the same on every
+    chart): its subject → object, the object's names, its citations."""
+    obj = props.get(fact.object, {})
+    what = {"id": fact.object, "zh": obj.get("name"), "ko": obj.get("ko"), "en": obj.get("en")}
+    src = tuple(f"{c.doc}:{c.line}" for c in fact.src)
+    return fact.id, f"{props[fact.subject]['name']}→{obj.get('name')}", what, src
+
+
 def _topic_names(reader) -> dict:
     """Each topic's id, zh, ko and en name → the topic id the reader's ``topic_id`` gives for it (a name two
     topics share, which the reader refuses, is left out)."""
@@ -170,7 +186,7 @@ def prepare(reader) -> TopicFacts:
         systems = {None, *SYSTEMS, *(f.system for f in facets)}
         answers = {system: answer_index(facets, system) for system in systems}
         tables[topic_id] = TopicTable(topic_id, names, facets, answers, tuple(frozenset(f.src) for f in facets),
-                                      tuple(method.get(topic_id, ())),
+                                      tuple(method_step(f, reader.props) for f in method.get(topic_id, ())),
                                       tuple(read_from.get(topic_id, ())), tuple(times.get(topic_id, ())))
     info = {fid: fact_info(fact, reader.props) for fid, fact in facts.items()}
     return TopicFacts(facts, info, tables, _topic_names(reader))

@@ -32,15 +32,16 @@ OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "ask
 
 class TopicFindings(NamedTuple):
     """A reading's findings of one topic's scope (``all``, in the reading's order), sorted once as the steps read
-    them: by id, their systems; with its FactInfo, each finding of a table row (``rows``), of a 用神 row
-    (READ_FROM, significators) and of a rescue / reversal row (``modifies=``); the method rows, those that weigh
-    (neither method nor a school's alternative: the facets' candidates once the set-aside ones are left out),
-    those that carry 吉 or 凶, and the 類神 findings."""
+    them: by id, their systems; each one's FactInfo (``infos``, None for a finding of no table row, in the order
+    of ``all``); with its FactInfo, each finding of a 用神 row (READ_FROM, significators) and of a rescue /
+    reversal row (``modifies=``); the method rows, those that weigh (neither method nor a school's alternative:
+    the facets' candidates once the set-aside ones are left out), those that carry 吉 or 凶, and the 類神
+    findings."""
 
     all: list
     by_id: dict
     systems: set
-    rows: list
+    infos: list
     gods: list
     modifiers: list
     methods: list
@@ -48,32 +49,40 @@ class TopicFindings(NamedTuple):
     qualifying: list
     leixiang: list
 
+    def rows(self) -> list:
+        """(finding, FactInfo) of each finding of a table row, in the reading's order."""
+        return [(f, i) for f, i in zip(self.all, self.infos) if i is not None]
+
 
 def topic_findings(reading: dict, names: frozenset, info: dict) -> TopicFindings:
-    """The :class:`TopicFindings` of the reading's findings whose topic is among *names* (one pass; *info*: fact
-    id → FactInfo)."""
+    """The :class:`TopicFindings` of the reading's findings whose topic is among *names* (one pass, into local
+    lists; *info*: fact id → FactInfo)."""
     out = TopicFindings([], {}, set(), [], [], [], [], [], [], [])
+    found, by_id, systems, infos, gods, modifiers, methods, weigh, qualifying, leixiang = out
     for f in reading["findings"]:
         if f.get("topic") not in names:
             continue
-        out.all.append(f)
-        out.by_id[f["id"]] = f
-        out.systems.add(f["system"])
+        found.append(f)
+        by_id[f["id"]] = f
+        systems.add(f["system"])
         i = info.get(f["rule"]["fact"])
-        if i is not None:
-            out.rows.append((f, i))
+        infos.append(i)
+        if i is None:
+            if not f.get("alternative"):
+                weigh.append(f)
+        else:
             if i.god is not None:
-                out.gods.append((f, i))
+                gods.append((f, i))
             if i.modifies:
-                out.modifiers.append((f, i))
-        if i is not None and i.method:
-            out.methods.append(f)
-        elif not f.get("alternative"):
-            out.weigh.append(f)
+                modifiers.append((f, i))
+            if i.method:
+                methods.append(f)
+            elif not f.get("alternative"):
+                weigh.append(f)
         if f["polarity"] in QUALIFYING:
-            out.qualifying.append(f)
+            qualifying.append(f)
         if f["query"] == "leixiang":
-            out.leixiang.append(f)
+            leixiang.append(f)
     return out
 
 
@@ -96,19 +105,16 @@ def scope_names(reader, topic_id) -> frozenset:
     return topic_facts(reader).table(topic_id).names
 
 
-def method_steps(methods: list, table: TopicTable, reader) -> list[dict]:
+def method_steps(methods: list, table: TopicTable) -> list[dict]:
     """The method rows of the reading in the tables' order: its method findings (*methods*), then the topic's
     method facts that hold unconditionally (no ``when``)."""
     steps = [{"finding": f["id"], "fact": f["rule"]["fact"], "rule": f["rule"]["name"], "what": f["meaning"],
               "src": f["src"]} for f in methods]
     if table.topic is not None:
         seen = {s["fact"] for s in steps}
-        for fact in table.method:
-            if fact.id not in seen:
-                obj = reader.props.get(fact.object, {})
-                steps.append({"finding": None, "fact": fact.id, "rule": f"{reader.props[fact.subject]['name']}"
-                              f"→{obj.get('name')}", "what": {"id": fact.object, "zh": obj.get("name"),
-                              "ko": obj.get("ko"), "en": obj.get("en")}, "src": [f"{c.doc}:{c.line}" for c in fact.src]})
+        for fact, rule, what, src in table.method_steps:  # made once per reader (prepared.method_step)
+            if fact not in seen:
+                steps.append({"finding": None, "fact": fact, "rule": rule, "what": dict(what), "src": list(src)})
     return [{"step": n, **s} for n, s in enumerate(steps, start=1)]
 
 
@@ -137,7 +143,7 @@ def use_gods(found: TopicFindings, info: dict, table: TopicTable, reading: dict,
 def set_aside(found: TopicFindings, info: dict, gods: list) -> dict[str, dict]:
     """finding id → the finding that sets it aside: a rescue / reversal of its row, or the 專看 初傳 method
     that drops the middle and last transmissions (002:151)."""
-    out = overridden_by(found.rows, found.modifiers, info)
+    out = overridden_by(found.rows(), found.modifiers, info) if found.modifiers else {}
     for god in gods:
         if god.role == "專看" and god.slot == "初傳" and god.finding:
             by = found.by_id[god.finding]
@@ -276,7 +282,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
             "overridden": overridden_json(aside, by_id),
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
             "when": when_of(table, chart, reader.props, facets, options["timing_stem"]),
-            "read_on": read_on, "method": method_steps(found.methods, table, reader),
+            "read_on": read_on, "method": method_steps(found.methods, table),
             "options": dict(options),
             "counts": {"findings": len(found.all), "reasons": len(reasons), "facets": len(facets)}}
 

@@ -147,23 +147,22 @@ def general_rows(topic: str | None, systems, bindings: dict) -> list[UseGod]:
     """The use_gods.csv 用神 of the general reading (or of a topic) in these systems, bound on this chart."""
     out = []
     for row_topic, system, slot, role, src, note in general_use_gods():
-        node = _bound(bindings, slot)
-        if row_topic == topic and system in systems and node is not None:
-            out.append(UseGod(system, slot, node, ROLE_RANK.get(role, 1), role, None, None, src, note))
+        if row_topic == topic and system in systems:
+            node = _bound(bindings, slot)
+            if node is not None:
+                out.append(UseGod(system, slot, node, ROLE_RANK.get(role, 1), role, None, None, src, note))
     return out
 
 
 def god_places(gods: list[UseGod]) -> dict[str, tuple[dict, dict]]:
-    """system → (slot → the best rank of a 用神 there, the slots read first first; node → the same): what
-    :func:`place_rank` looks up."""
+    """system → (slot → the best rank of a 用神 there; node → the same): what :func:`place_rank` looks up."""
     out: dict = {}
     for g in gods:
         slots, nodes = out.setdefault(g.system, ({}, {}))
         slots[g.slot] = min(g.rank, slots.get(g.slot, g.rank))
         if g.node is not None:
             nodes[g.node] = min(g.rank, nodes.get(g.node, g.rank))
-    return {system: (dict(sorted(slots.items(), key=lambda kv: kv[1])), nodes)
-            for system, (slots, nodes) in out.items()}
+    return out
 
 
 def aims_of(finding: dict, gods: list[UseGod]) -> str | None:
@@ -190,16 +189,20 @@ def place_rank(finding: dict, places: dict, other: int) -> int:
     best = other
     bindings = finding.get("bindings")
     if bindings:
-        for slot, rank in slots.items():  # lowest rank first: the first slot it reads is its best
-            if slot in bindings:
-                best = min(best, rank)
-                break
-    for step in (finding.get("path") or ())[:3]:
-        node = step.get("node")
-        if node is not None:
-            rank = nodes.get(node.get("id"), other)
+        for slot in bindings:  # the best of the slots it reads
+            rank = slots.get(slot, other)
             if rank < best:
                 best = rank
+        if best <= 0:  # a first-read slot: no node of its path ranks before it (ranks are 0 or more)
+            return best
+    path = finding.get("path")
+    if path:
+        for step in path[:3]:
+            node = step.get("node")
+            if node is not None:
+                rank = nodes.get(node.get("id"), other)
+                if rank < best:
+                    best = rank
     return best
 
 
