@@ -107,20 +107,12 @@ def order_key(facet: Facet, finding: dict) -> tuple:
 def answers_of(table: TopicTable, findings: list, info: dict, props: dict) -> list[tuple[dict, dict, str | None]]:
     """(finding, facet position → (answer position, answer), the season its row names) of each finding that
     answers a facet of the topic, in order: its keys looked up once in the topic's answer index of its system
-    (:func:`leishen.judgments.prepared.best_answers`, kept in the index by (fact, meaning, polarity); an index
-    that matches on polarity alone by its polarity); *info*: fact id → FactInfo."""
-    out, indexes, other = [], table.answers, table.answers[None]
+    (:func:`leishen.judgments.prepared.best_answers`); *info*: fact id → FactInfo."""
+    out = []
     for f in findings:
-        index = indexes.get(f.get("system"), other)  # as table.answers_in finds it
-        fact = f["rule"]["fact"]
-        if index.by_polarity is not None:  # the index matches on polarity alone
-            hits = index.by_polarity.get(f.get("polarity"))
-        else:
-            hits = index.given.get((fact, (f.get("meaning") or {}).get("id"), f.get("polarity")))
-            if hits is None:
-                hits = best_answers(index, f, info, props)
+        hits = best_answers(table.answers_in(f.get("system")), f, info, props)
         if hits:
-            i = info.get(fact)
+            i = info.get(f["rule"]["fact"])
             out.append((f, hits, i.season if i is not None else None))
     return out
 
@@ -163,25 +155,15 @@ def _rank(c: Candidate) -> tuple:
 def value_json(value: str, cands: list[Candidate], place=None) -> dict:
     """An answer at a place: its value with zh/ko/en (the meaning's names when the value is the meaning's name:
     the first candidate's whose is), the findings that give it, their citations and the seasons their rows name
-    (in order, once each) — one pass over the candidates."""
-    meaning, findings, src, seasons = None, [], {}, {}
-    for c in cands:
-        f = c.finding
-        findings.append(f["id"])
-        for cited in f.get("src") or ():
-            src[cited] = None
-        if c.season:
-            seasons[c.season] = None
-        if meaning is None:
-            m = f.get("meaning")
-            if m and m.get("zh") == value:
-                meaning = m
+    (in order, once each)."""
+    meaning = next((m for c in cands if (m := c.finding.get("meaning")) and m.get("zh") == value), None)
     if meaning:
         ko, en = meaning.get("ko"), meaning.get("en")
     else:
         ko, en = value_names().get(value, (None, None))
     return {"value": value, "id": meaning.get("id") if meaning else None, "zh": value, "ko": ko, "en": en,
-            "findings": findings, "src": list(src), "seasons": list(seasons), "place": place}
+            "findings": [c.finding["id"] for c in cands], "src": _src_of(cands),
+            "seasons": list(dict.fromkeys(c.season for c in cands if c.season)), "place": place}
 
 
 def _src_of(cands: list[Candidate]) -> list[str]:
@@ -231,20 +213,20 @@ def answer_facet(facet: Facet, cands: list[Candidate]) -> dict:
             places.setdefault(_place(c, facet.per), []).append(c)
     else:
         places = {None: cands}
-    conflict = []
+    conflict, deciding = [], []
     for place, group in places.items():
-        deciding, values = _decide(facet, group)
-        out["findings"] += [c.finding["id"] for c in deciding]
+        decided, values = _decide(facet, group)
+        deciding += decided
         answers = [value_json(v, cs, place) for v, cs in values.items()]
         if facet.kind == "one" and len(values) > 1:
             conflict += answers
         else:
             out["answer"] += answers
-    if facet.per:  # the deciding candidates of every place, in the candidates' order
-        deciding = set(out["findings"])
-        out["src"] = _src_of([c for c in cands if c.finding["id"] in deciding])
-    else:
-        out["src"] = _src_of(deciding)
+    out["findings"] = [c.finding["id"] for c in deciding]
+    if facet.per:  # the citations in the candidates' order, whatever the order of the places
+        ids = set(out["findings"])
+        deciding = [c for c in cands if c.finding["id"] in ids]
+    out["src"] = _src_of(deciding)
     if conflict:
         out["status"], out["conflict"] = "未定", conflict
     elif out["answer"]:

@@ -19,6 +19,7 @@ _PREPARED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # reader �
 ANY_POLARITY = ("polarity", "*")  # facet_answers.csv's polarity=*: any of 吉 凶 混
 POLARITIES = ("吉", "凶", "混")
 SYSTEMS = ("liuren", "qimen", "ninestar")  # the systems a finding is of
+NO_ANSWERS: dict = {}  # what best_answers gives a finding that answers nothing (never changed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +110,11 @@ def best_answers(index: AnswerIndex, finding: dict, info: dict, props: dict) -> 
     """facet position → (answer position, answer) of the first answer of that facet a finding gives, by its
     meaning node, the meaning's label, its row's category (*info*: fact id → FactInfo) or its polarity (as
     :meth:`Facet.answer_for` finds it, for every facet of the index at once); found once per (fact, meaning,
-    polarity) in ``index.given`` (the caller does not change what it gets)."""
+    polarity) in ``index.given``, or per polarity (``index.by_polarity``) in an index that matches on polarity
+    alone (the caller does not change what it gets)."""
     fact, polarity = finding["rule"]["fact"], finding.get("polarity")
+    if index.by_polarity is not None:  # the index matches on polarity alone
+        return index.by_polarity.get(polarity, NO_ANSWERS)
     meaning = (finding.get("meaning") or {}).get("id")
     key = (fact, meaning, polarity)
     found = index.given.get(key)

@@ -32,16 +32,14 @@ OPTIONS = {"timing_stem": ("earth", "heaven"), "nianjing_chart": ("lichun", "ask
 
 class TopicFindings(NamedTuple):
     """A reading's findings of one topic's scope (``all``, in the reading's order), sorted once as the steps read
-    them: by id, their systems; each one's FactInfo (``infos``, None for a finding of no table row, in the order
-    of ``all``); with its FactInfo, each finding of a 用神 row (READ_FROM, significators) and of a rescue /
-    reversal row (``modifies=``); the method rows, those that weigh (neither method nor a school's alternative:
+    them: by id, their systems; with its FactInfo, each finding of a 用神 row (READ_FROM, significators) and of a
+    rescue / reversal row (``modifies=``); the method rows, those that weigh (neither method nor a school's alternative:
     the facets' candidates once the set-aside ones are left out), those that carry 吉 or 凶, and the 類神
     findings."""
 
     all: list
     by_id: dict
     systems: set
-    infos: list
     gods: list
     modifiers: list
     methods: list
@@ -49,16 +47,12 @@ class TopicFindings(NamedTuple):
     qualifying: list
     leixiang: list
 
-    def rows(self) -> list:
-        """(finding, FactInfo) of each finding of a table row, in the reading's order."""
-        return [(f, i) for f, i in zip(self.all, self.infos) if i is not None]
-
 
 def topic_findings(reading: dict, names: frozenset, info: dict) -> TopicFindings:
     """The :class:`TopicFindings` of the reading's findings whose topic is among *names* (one pass, into local
     lists; *info*: fact id → FactInfo)."""
-    out = TopicFindings([], {}, set(), [], [], [], [], [], [], [])
-    found, by_id, systems, infos, gods, modifiers, methods, weigh, qualifying, leixiang = out
+    out = TopicFindings([], {}, set(), [], [], [], [], [], [])
+    found, by_id, systems, gods, modifiers, methods, weigh, qualifying, leixiang = out
     for f in reading["findings"]:
         if f.get("topic") not in names:
             continue
@@ -66,7 +60,6 @@ def topic_findings(reading: dict, names: frozenset, info: dict) -> TopicFindings
         by_id[f["id"]] = f
         systems.add(f["system"])
         i = info.get(f["rule"]["fact"])
-        infos.append(i)
         if i is None:
             if not f.get("alternative"):
                 weigh.append(f)
@@ -143,7 +136,10 @@ def use_gods(found: TopicFindings, info: dict, table: TopicTable, reading: dict,
 def set_aside(found: TopicFindings, info: dict, gods: list) -> dict[str, dict]:
     """finding id → the finding that sets it aside: a rescue / reversal of its row, or the 專看 初傳 method
     that drops the middle and last transmissions (002:151)."""
-    out = overridden_by(found.rows(), found.modifiers, info) if found.modifiers else {}
+    out = {}
+    if found.modifiers:  # the findings of table rows, with their FactInfo, only when a rescue or reversal holds
+        rows = [(f, info[fact]) for f in found.all if (fact := f["rule"]["fact"]) in info]
+        out = overridden_by(rows, found.modifiers, info)
     for god in gods:
         if god.role == "專看" and god.slot == "初傳" and god.finding:
             by = found.by_id[god.finding]
