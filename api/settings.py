@@ -7,13 +7,28 @@ Every worker reads the same settings (``leishen serve`` passes them to its worke
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, field, fields
 
-from leishen.errors import BackendError
+from leishen.errors import SettingError
 from leishen.service.readings import SERVER, Limits
+from leishen.settings import Setting, max_in_flight, parse
 
 ENV_PREFIX = "LEISHEN_API_"
-_BOOL = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+BACKENDS = ("networkx", "neo4j")
+#: the range of each numeric setting (inclusive)
+RANGES = {"max_body": (1, 1_000_000_000), "max_rows": (1, 10_000_000), "cypher_rows": (1, 100_000),
+          "cypher_timeout": (0.01, 120), "cypher_max_timeout": (0.01, 120), "cypher_max_chars": (1, 10_000_000),
+          "find_max_steps": (1, 10_000_000), "find_timeout": (0.01, 3600), "max_in_flight": (1, 10_000)}
+
+
+def _spec(f) -> Setting:
+    """The :class:`~leishen.settings.Setting` of the dataclass field *f* (its kind from its default)."""
+    default = f.default if f.default is not MISSING else f.default_factory()
+    kind = {bool: "bool", int: "int", float: "float"}.get(type(default), "text")
+    if f.name == "corpus":
+        kind = "path"
+    low, high = RANGES.get(f.name, (None, None))
+    return Setting(ENV_PREFIX + f.name.upper(), kind, None, f.name, low, high)
 
 
 @dataclass(frozen=True)
@@ -42,6 +57,9 @@ class Settings:
     #: doors' limits, :data:`leishen.service.readings.SERVER` (MCP find is held to the same)
     find_max_steps: int = SERVER.max_moments
     find_timeout: float = SERVER.seconds
+    #: computing requests (/readings, /find, /views/reading, /cypher) run at once; one more is answered 429 with
+    #: Retry-After at once (``LEISHEN_MAX_IN_FLIGHT``, else twice the CPUs, at least 2)
+    max_in_flight: int = field(default_factory=max_in_flight)
 
     def find_limits(self) -> Limits:
         """The limits of one /find request."""
@@ -49,18 +67,18 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ=None) -> Settings:
-        """Settings from ``LEISHEN_API_<FIELD>`` variables (NEO4J_URI/USER/PASSWORD as fallbacks)."""
+        """Settings from ``LEISHEN_API_<FIELD>`` variables (NEO4J_URI/USER/PASSWORD as fallbacks), each parsed by
+        :func:`leishen.settings.parse` with its kind and range: SettingError naming a bad one."""
         env = os.environ if environ is None else environ
         values = {}
         for f in fields(cls):
             raw = env.get(ENV_PREFIX + f.name.upper())
-            if raw is None:
-                continue
-            kind = type(f.default) if f.default is not None else str
-            try:
-                values[f.name] = _BOOL[raw.lower()] if kind is bool else kind(raw)
-            except (KeyError, ValueError) as exc:
-                raise BackendError(f"{ENV_PREFIX}{f.name.upper()}={raw!r} is not a {kind.__name__}") from exc
+            if raw is not None and raw.strip():
+                value = parse(_spec(f), raw)
+                values[f.name] = str(value) if f.name == "corpus" else value
+        if values.get("backend", "networkx") not in BACKENDS:
+            raise SettingError(f"{ENV_PREFIX}BACKEND={values['backend']!r}: not one of {', '.join(BACKENDS)}",
+                               variable=f"{ENV_PREFIX}BACKEND")
         for key in ("uri", "user", "password"):
             values.setdefault(key, env.get(f"NEO4J_{key.upper()}"))
         return cls(**values)

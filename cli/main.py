@@ -8,7 +8,8 @@ import sys
 
 import click
 
-from leishen import __version__
+from leishen import __version__, settings
+from leishen.errors import SettingError
 
 # command name -> "module:attribute"; imported only when the command is used
 COMMANDS = {
@@ -50,6 +51,11 @@ class LazyGroup(click.Group):
         """Run the CLI; a usage error is one line on stderr and exit code 2 (click prints three or four)."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            settings.check_all()
+        except SettingError as exc:  # a bad LEISHEN_* value: one line naming it, before any command runs
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.NoArgsIsHelpError as exc:

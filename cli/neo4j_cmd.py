@@ -7,11 +7,11 @@ fetched with Maven into ``~/.cache/leishen/neo4j`` (or ``$LEISHEN_NEO4J_HOME``) 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import click
+from leishen import settings
 from leishen.cli.options import handle_errors
 
 
@@ -85,7 +85,7 @@ def stop_cmd() -> None:
 @handle_errors
 def fetch_cmd() -> None:
     """Fetch the Neo4j jars with Maven (what start does on first use); print their directory."""
-    click.echo(_server().fetch_jars(quiet=not os.environ.get("LEISHEN_VERBOSE")))
+    click.echo(_server().fetch_jars(quiet=not settings.get("LEISHEN_VERBOSE")))
 
 
 if __name__ == "__main__":  # python -m leishen.cli.neo4j_cmd

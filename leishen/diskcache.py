@@ -35,6 +35,8 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
+from leishen import settings
+
 FORMAT = 1  # bump when the layout of an entry changes
 MAGIC = b"leishen-cache"
 KEEP = 3  # entries of one kind kept (the newest), for a few checkouts or versions side by side
@@ -47,15 +49,15 @@ CODE_SUFFIXES = (".py", ".cypher")
 
 
 def enabled() -> bool:
-    """False when ``LEISHEN_NO_CACHE`` is set (to anything but ``""`` or ``"0"``)."""
-    return os.environ.get("LEISHEN_NO_CACHE", "") in ("", "0")
+    """False when the switch ``LEISHEN_NO_CACHE`` is on (:mod:`leishen.settings`)."""
+    return not settings.get("LEISHEN_NO_CACHE")
 
 
 def cache_dir() -> Path:
     """``$LEISHEN_CACHE_DIR``, else ``$XDG_CACHE_HOME/leishen`` (an absolute one), else ``~/.cache/leishen``."""
-    own = os.environ.get("LEISHEN_CACHE_DIR")
+    own = settings.get("LEISHEN_CACHE_DIR")
     if own:
-        return Path(own)
+        return own
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
     return base / "leishen"

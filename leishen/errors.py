@@ -7,9 +7,11 @@ LeishenError
 ├── ChartError           a chart that cannot be computed or a hand-typed chart that is invalid
 │   └── MomentError          a moment that is naive, malformed or out of range
 ├── FindError            a find request that cannot run (unknown rule, bad range or step; names the field)
+├── SettingError         a LEISHEN_* environment value not of its kind or range (names the variable)
 └── BackendError         a backend that is unknown, unreachable or refuses
     ├── BackendUnavailable   e.g. Neo4j not reachable, or the [neo4j] extra not installed
-    └── Busy                 as much work of a kind in flight as this process takes (retry after a while)
+    ├── Busy                 as much work of a kind in flight as this process takes (retry after a while)
+    └── AnswerTooLarge       an answer past the row or byte bound (names the bound)
 
 Every message says what is wrong, what was found and, where it helps, how to fix it.
 The CLI turns any LeishenError into a one-line message and exit code 2.
@@ -128,3 +130,18 @@ class Busy(BackendError):
     def __init__(self, message: str, retry_after: int = 1):
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class SettingError(LeishenError):
+    """An environment setting (``LEISHEN_*``) whose value is not of its kind or outside its range; ``variable``
+    names it. The CLI exits 2 on it, a server refuses to start."""
+
+    def __init__(self, message: str, variable: str | None = None):
+        super().__init__(message)
+        self.variable = variable
+        self.field = variable
+
+
+class AnswerTooLarge(BackendError):
+    """An answer with more rows or bytes than the bound it names (``LEISHEN_MAX_ANSWER_ROWS`` / ``_BYTES``, or
+    the query's own size limits); refused whole rather than sent in part (HTTP 413)."""

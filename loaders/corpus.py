@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from leishen import settings
 from leishen.errors import CitationError
 from leishen.loaders.records import Citation
 
@@ -46,9 +48,9 @@ class Corpus:
 
 def default_corpus_dir() -> Path | None:
     """``$LEISHEN_CORPUS``, else ``../shared/seeds`` beside the source checkout, else None."""
-    env = os.environ.get("LEISHEN_CORPUS")
+    env = settings.get("LEISHEN_CORPUS")
     if env:
-        return Path(env)
+        return env
     guess = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
     return guess if guess.is_dir() else None
 
@@ -57,11 +59,36 @@ class CorpusError(CitationError):
     """A corpus file that cannot be read (not UTF-8, a directory …): blocks only what needs the texts."""
 
 
+def read_limited(path: Path, limit: int, setting: str) -> bytes:
+    """The bytes of *path* when it is a regular file (a link followed) of at most *limit* bytes; CorpusError
+    naming the file otherwise. A FIFO, a device (a link to /dev/zero) or a folder is never opened, so it cannot
+    block or fill memory; a file grown past the limit since its size was looked at is refused too."""
+    try:
+        info = path.stat()
+    except OSError as exc:
+        raise CorpusError(f"corpus file {path} cannot be read: {exc.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise CorpusError(f"corpus file {path} is a directory where a text file belongs")
+    if not stat.S_ISREG(info.st_mode):
+        raise CorpusError(f"corpus file {path} is not a regular file (a FIFO, socket or device); it is not read")
+    too_big = CorpusError(f"corpus file {path} is larger than {limit:,} bytes (raise {setting} if it is a text)")
+    if info.st_size > limit:
+        raise too_big
+    try:  # O_NONBLOCK: a file swapped for a FIFO since the stat still cannot block the open
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise CorpusError(f"corpus file {path} is not a regular file; it is not read")
+            raw = fh.read(limit + 1)
+    except OSError as exc:
+        raise CorpusError(f"corpus file {path} cannot be read: {exc.strerror}") from None
+    if len(raw) > limit:
+        raise too_big
+    return raw
+
+
 def _read_doc(path: Path) -> dict[int, str]:
     """The Classical Chinese paragraphs of one text by line; CorpusError naming the file and byte offset."""
-    if path.is_dir():
-        raise CorpusError(f"corpus file {path} is a directory where a text file belongs")
-    raw = path.read_bytes()
+    raw = read_limited(path, settings.get("LEISHEN_CORPUS_MAX_BYTES"), "LEISHEN_CORPUS_MAX_BYTES")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -52,8 +51,9 @@ class Schema:
 def ontology_dir() -> Path:
     """The ontology folder: ``$LEISHEN_ONTOLOGY`` when set (tests, forks), else the installed
     ``leishen.ontology`` package (the repo's ``ontology/``)."""
-    override = os.environ.get("LEISHEN_ONTOLOGY")
-    return Path(override) if override else Path(str(resources.files("leishen.ontology")))
+    from leishen import settings
+    override = settings.get("LEISHEN_ONTOLOGY")  # an existing folder, else SettingError naming the variable
+    return override if override else Path(str(resources.files("leishen.ontology")))
 
 
 def _require(table: dict, key: str, where: str):

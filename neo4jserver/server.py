@@ -31,6 +31,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from leishen import settings
 from leishen.errors import BackendError, BackendUnavailable
 from leishen.neo4jserver.processes import (  # noqa: F401 - _is_launcher and _children are used by tests too
     _children,
@@ -89,8 +90,8 @@ def neo4j_version() -> str:
 
 def home_dir() -> Path:
     """The cache directory for jars and the default server: $LEISHEN_NEO4J_HOME or ~/.cache/leishen/neo4j."""
-    env = os.environ.get("LEISHEN_NEO4J_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".cache" / "leishen" / "neo4j"
+    env = settings.get("LEISHEN_NEO4J_HOME")
+    return env if env else Path.home() / ".cache" / "leishen" / "neo4j"
 
 
 def lib_dir(home: Path | None = None) -> Path:
@@ -101,9 +102,9 @@ def lib_dir(home: Path | None = None) -> Path:
 def default_run_dir(home: Path | None = None) -> Path:
     """The run directory of the developer's server (state file, console log, default data):
     $LEISHEN_NEO4J_RUN, else <home>/server."""
-    env = os.environ.get("LEISHEN_NEO4J_RUN")
+    env = settings.get("LEISHEN_NEO4J_RUN")
     if env and home is None:
-        return Path(env).expanduser()
+        return env
     return (home or home_dir()) / "server"
 
 
@@ -256,7 +257,7 @@ def _tail(path: Path, lines: int = 20) -> str:
 
 def _launch(lib: Path, run_dir: Path, data: Path, port: int, auth: bool, password: str | None, log_path: Path) -> subprocess.Popen:
     """Start the JVM detached (own session), console to ``log_path``."""
-    extra = os.environ.get("LEISHEN_NEO4J_JVM_OPTS", "").split()
+    extra = settings.get("LEISHEN_NEO4J_JVM_OPTS").split()
     command = [java_executable(), *JVM_FLAGS, *extra, "-cp", f"{lib}/*", str(LAUNCHER), "--port", str(port),
                "--data", str(data)]
     env = dict(os.environ)
@@ -319,7 +320,7 @@ def start(*, port: int = 0, data: Path | str | None = None, auth: bool = False, 
     run_dir = Path(run_dir or default_run_dir(home)).resolve()
     home = home or home_dir()
     data = Path(data).expanduser().resolve() if data else run_dir / "data"
-    timeout = timeout or float(os.environ.get("LEISHEN_NEO4J_START_TIMEOUT", DEFAULT_START_TIMEOUT))
+    timeout = timeout or settings.get("LEISHEN_NEO4J_START_TIMEOUT")
     if auth and (not password or len(password) < 8):
         raise BackendError("--auth needs a password of at least 8 characters (NEO4J_PASSWORD or --password)")
     if port and not 0 < port < 65536:

@@ -26,7 +26,6 @@ valid: findings are read-only). ``LEISHEN_NO_READING_CACHE=1`` keeps nothing fro
 
 from __future__ import annotations
 
-import os
 
 SWITCH = "LEISHEN_NO_READING_CACHE"
 BUDGET = 600_000  # entries over every store: about 340 MB at most (measured: 490,000 entries, 280 MB, after 4,000 readings of every topic)
@@ -37,7 +36,8 @@ ANSWERED = ("answers", "memo", "outcomes")
 
 def switched_off() -> bool:
     """Whether LEISHEN_NO_READING_CACHE asks that nothing be kept from one reading to the next."""
-    return os.environ.get(SWITCH, "").strip().lower() not in ("", "0", "false", "no")
+    from leishen import settings
+    return settings.get(SWITCH)
 
 
 class Drop(dict):

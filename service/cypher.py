@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
 import re
 import threading
 
@@ -43,10 +42,8 @@ RETRY_AFTER = 2  # seconds: about what a typical ad-hoc query takes
 
 def max_in_flight(environ=None) -> int:
     """The most queries one process runs at once: $LEISHEN_CYPHER_MAX_IN_FLIGHT, else twice the CPU count."""
-    raw = (os.environ if environ is None else environ).get(IN_FLIGHT_ENV, "").strip()
-    if raw.isdigit() and int(raw) > 0:
-        return int(raw)
-    return 2 * (os.cpu_count() or 1)
+    from leishen import settings
+    return settings.cypher_max_in_flight(environ)
 
 
 MAX_IN_FLIGHT = max_in_flight()

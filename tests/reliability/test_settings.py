@@ -1,0 +1,144 @@
+"""#40 item 3: every LEISHEN_* setting parsed in one place; a bad value exits 2 naming the variable (never a
+traceback), a server refuses to start on one, and corpus files are read only when regular and not too large."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from leishen import settings
+from leishen.api.settings import Settings
+from leishen.cli.main import main
+from leishen.errors import SettingError
+from leishen.loaders.corpus import CorpusError, read_limited
+
+BAD = [
+    ("LEISHEN_ONTOLOGY", "/nonexistent-leishen-ontology", "not an existing folder"),
+    ("LEISHEN_ONTOLOGY", "/etc/passwd", "not a folder"),
+    ("LEISHEN_ONTOLOGY", "/dev/zero", "not a folder"),
+    ("LEISHEN_CYPHER_MAX_IN_FLIGHT", "²", "not a whole number"),
+    ("LEISHEN_CYPHER_MAX_IN_FLIGHT", "0", "from 1 to"),
+    ("LEISHEN_MAX_IN_FLIGHT", "-3", "from 1 to"),
+    ("LEISHEN_NEO4J_START_TIMEOUT", "abc", "not a number"),
+    ("LEISHEN_NEO4J_START_TIMEOUT", "inf", "from 1 to"),
+    ("LEISHEN_NO_CACHE", "maybe", "not a switch"),
+    ("LEISHEN_CORPUS_MAX_BYTES", "1e3", "not a whole number"),
+    ("LEISHEN_API_MAX_BODY", "xx", "not a whole number"),
+    ("LEISHEN_API_BACKEND", "sqlite", "not one of networkx, neo4j"),
+    ("LEISHEN_API_CYPHER_TIMEOUT", "nan", "from 0.01 to"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "says"), BAD, ids=[f"{n}={v}" for n, v, _ in BAD])
+def test_a_bad_value_exits_2_naming_the_variable(name, value, says):
+    result = CliRunner().invoke(main, ["stats"], env={name: value})
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    line = result.output.strip()
+    assert line.startswith(f"error: {name}=") and says in line and "\n" not in line, line
+
+
+def test_the_installed_command_gives_no_traceback():
+    """The console script itself (a new process): one line, exit 2, for each case the issue names."""
+    for name, value in [("LEISHEN_ONTOLOGY", "/dev/zero"), ("LEISHEN_CYPHER_MAX_IN_FLIGHT", "²"),
+                        ("LEISHEN_NEO4J_START_TIMEOUT", "abc")]:
+        done = subprocess.run([sys.executable, "-m", "leishen.cli.main", "neo4j", "status"], capture_output=True,
+                              text=True, timeout=60, env={**os.environ, name: value})
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert name in done.stderr
+
+
+def test_good_values_parse_to_their_kinds():
+    env = {"LEISHEN_NO_CACHE": "Yes", "LEISHEN_MAX_IN_FLIGHT": " 7 ", "LEISHEN_NEO4J_START_TIMEOUT": "2.5",
+           "LEISHEN_CORPUS": "~/seeds", "LEISHEN_NO_READING_CACHE": ""}
+    assert settings.get("LEISHEN_NO_CACHE", env) is True
+    assert settings.max_in_flight(env) == 7
+    assert settings.get("LEISHEN_NEO4J_START_TIMEOUT", env) == 2.5
+    assert str(settings.get("LEISHEN_CORPUS", env)).endswith("/seeds") and "~" not in str(settings.get("LEISHEN_CORPUS", env))
+    assert settings.get("LEISHEN_NO_READING_CACHE", env) is False  # blank is the default
+    assert settings.max_in_flight({}) >= 2
+    settings.check_all(env)
+
+
+def test_every_leishen_variable_the_package_names_is_declared():
+    """Every ``"LEISHEN_…"`` name in the package's sources is a setting of leishen.settings, and none is read
+    with os.environ.get / getenv outside it (the CLI's --no-cache saves and restores its switch only)."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    declared = {s.name for s in settings.SETTINGS} | {"LEISHEN_API_", "LEISHEN_NEO4J_READY "}
+    named = set()
+    for folder in ("leishen", "loaders", "backends", "service", "readings", "judgments", "queries", "engine",
+                   "cli", "neo4jserver", "viz", "api", "mcpserver"):
+        for path in (root / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            named |= set(re.findall(r'"(LEISHEN_[A-Z0-9_ ]*)"', text))
+            readers = re.findall(r'(?:environ\.get|getenv)\("LEISHEN_[A-Z_]+"\)', text)
+            assert readers in ([], ['environ.get("LEISHEN_NO_CACHE")']) and (not readers or path.name == "main.py"), path
+    assert named <= declared, named - declared
+    assert {"LEISHEN_CORPUS", "LEISHEN_ONTOLOGY", "LEISHEN_CACHE_DIR", "LEISHEN_NO_CACHE",
+            "LEISHEN_CYPHER_MAX_IN_FLIGHT", "LEISHEN_NEO4J_START_TIMEOUT", "LEISHEN_MAX_IN_FLIGHT"} <= declared
+
+
+def test_the_api_settings_refuse_a_bad_value_and_round_trip():
+    with pytest.raises(SettingError, match="LEISHEN_API_MAX_ROWS='0'"):
+        Settings.from_env({"LEISHEN_API_MAX_ROWS": "0"})
+    given = Settings.from_env({"LEISHEN_API_MAX_ROWS": "10", "LEISHEN_API_USE_CORPUS": "false",
+                               "LEISHEN_API_MAX_IN_FLIGHT": "3"})
+    assert (given.max_rows, given.use_corpus, given.max_in_flight) == (10, False, 3)
+    assert Settings.from_env(given.to_env()) == given
+
+
+def test_the_server_factory_refuses_to_start(monkeypatch):
+    """uvicorn's factory (each worker of ``leishen serve``) raises SettingError: the worker does not start."""
+    from leishen.api.app import app_from_env
+    monkeypatch.setenv("LEISHEN_API_FIND_TIMEOUT", "soon")
+    with pytest.raises(SettingError, match="LEISHEN_API_FIND_TIMEOUT"):
+        app_from_env()
+
+
+def test_serve_refuses_to_start_on_a_bad_value():
+    done = subprocess.run([sys.executable, "-m", "leishen.cli.main", "serve", "--port", "1"], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "LEISHEN_MAX_IN_FLIGHT": "many"})
+    assert done.returncode == 2 and "LEISHEN_MAX_IN_FLIGHT='many'" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.fixture
+def hostile_corpus(tmp_path, corpus_dir):
+    """Copies of the corpus whose 002 text is a FIFO, a link to /dev/zero, or too large."""
+    made = {}
+    for kind in ("fifo", "zero", "big"):
+        folder = tmp_path / kind
+        shutil.copytree(corpus_dir, folder)
+        (text,) = folder.glob("002_*.txt")
+        if kind != "big":
+            text.unlink()
+            os.mkfifo(text) if kind == "fifo" else text.symlink_to("/dev/zero")
+        made[kind] = (folder, text)
+    return made
+
+
+@pytest.mark.parametrize("kind", ["fifo", "zero"])
+def test_a_fifo_or_device_in_the_corpus_never_hangs(hostile_corpus, kind):
+    folder, text = hostile_corpus[kind]
+    done = subprocess.run([sys.executable, "-m", "leishen.cli.main", "stats"], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "LEISHEN_CORPUS": str(folder), "LEISHEN_NO_CACHE": "1"})
+    assert done.returncode == 0 and "Traceback" not in done.stderr
+    assert f"corpus file {text} is not a regular file" in done.stderr
+    check = CliRunner().invoke(main, ["check"], env={"LEISHEN_CORPUS": str(folder)})
+    assert check.exit_code == 2 and "not a regular file" in check.output
+
+
+def test_a_corpus_text_past_the_size_limit_is_refused(hostile_corpus):
+    folder, text = hostile_corpus["big"]
+    with pytest.raises(CorpusError, match="larger than 1,000 bytes .raise LEISHEN_CORPUS_MAX_BYTES"):
+        read_limited(text, 1_000, "LEISHEN_CORPUS_MAX_BYTES")
+    assert read_limited(text, 100_000_000, "LEISHEN_CORPUS_MAX_BYTES") == text.read_bytes()
+    result = CliRunner().invoke(main, ["check"], env={"LEISHEN_CORPUS": str(folder),
+                                                      "LEISHEN_CORPUS_MAX_BYTES": "1000"})
+    assert result.exit_code == 2 and "LEISHEN_CORPUS_MAX_BYTES" in result.output
