@@ -12,9 +12,13 @@ older entries of that kind are removed when the new one is written.
 
 Writing is safe when several processes start at once: each writes its own temporary file in the cache
 folder and renames it into place (``os.replace`` is atomic), so a reader sees a whole entry or none.
-Reading is safe against a damaged file: a file whose header does not name the expected key, or that
-cannot be unpickled for any reason, is ignored (the caller builds again and overwrites it). The files are
-pickles: they are read only from the user's own cache folder, made with mode 0700.
+Reading verifies each entry before a byte of it is unpickled: its header holds the SHA-256 of the entry's key
+(itself the hash of the code, the ontology and the corpus: the graph's fingerprint) and of the pickled bytes, and
+an entry whose bytes do not give that hash (a bit flip, a truncation, a same-length edit of 吉 to 凶), whose
+header names another key, that is larger than ``LEISHEN_CACHE_MAX_BYTES`` or that cannot be unpickled for any
+reason is a miss: the caller builds again and overwrites it. Only regular files are opened (without blocking:
+a FIFO or a device in place of an entry or of ``stamps.json`` is never read from). The files are pickles: they
+are read only from the user's own cache folder, made with mode 0700, and only once their hash verifies.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from pathlib import Path
 
 from leishen import settings
 
-FORMAT = 1  # bump when the layout of an entry changes
+FORMAT = 2  # bump when the layout of an entry changes
 MAGIC = b"leishen-cache"
 KEEP = 3  # entries of one kind kept (the newest), for a few checkouts or versions side by side
 PROTOCOL = 5
@@ -106,7 +110,8 @@ STAMPS = "stamps.json"  # stat stamp → tree digest, in the cache folder (the n
 
 def _stamps() -> dict:
     try:
-        found = json.loads((cache_dir() / STAMPS).read_text(encoding="utf-8"))
+        raw = read_regular(cache_dir() / STAMPS, 10_000_000)
+        found = json.loads(raw.decode("utf-8")) if raw is not None else {}
         return found if isinstance(found, dict) else {}
     except (OSError, ValueError):
         return {}
@@ -152,8 +157,8 @@ def data_digest(ontology: Path, corpus: Path | None, docs: tuple[str, ...]) -> s
         for doc in docs:
             for path in sorted(corpus.glob(f"{doc}_*.txt")):
                 digest.update(b"\0" + path.name.encode() + (b" dir" if path.is_dir() else b"\0"))
-                if path.is_file():
-                    digest.update(path.read_bytes())
+                if path.is_file():  # a regular one: a FIFO or a device is never opened
+                    digest.update(read_regular(path, settings.get("LEISHEN_CORPUS_MAX_BYTES")) or b"unread")
     return digest.hexdigest()
 
 
@@ -249,20 +254,52 @@ def _path(kind: str, key: str) -> Path:
     return cache_dir() / f"{kind}-{key[:40]}.pickle"
 
 
+def read_regular(path: Path, limit: int) -> bytes | None:
+    """The bytes of *path* when it is a regular file of at most *limit* bytes, else None (missing, a folder,
+    a FIFO, a device, too large). The file is opened without blocking and checked on its open descriptor."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        raw = fh.read(limit + 1)
+    return raw if len(raw) <= limit else None
+
+
+def _header(key: str, payload) -> bytes:
+    """The first line of an entry: magic, format, key and the SHA-256 of the key and the pickled bytes."""
+    digest = hashlib.sha256(key.encode() + b"\0")
+    digest.update(payload)
+    return b"%s %d %s %s\n" % (MAGIC, FORMAT, key.encode(), digest.hexdigest().encode())
+
+
+def verified(raw: bytes, key: str) -> memoryview | None:
+    """The pickled bytes of the entry *raw* when its header names *key* and its hash verifies, else None."""
+    end = raw.find(b"\n", 0, 512)
+    if end < 0:
+        return None
+    payload = memoryview(raw)[end + 1:]
+    return payload if raw[:end + 1] == _header(key, payload) else None
+
+
 def load(kind: str, key: str, shared: dict[str, object] | None = None):
-    """The object stored under *key*, or None (off, missing, or a file that cannot be read whole: never an
-    exception). *shared*: the objects the entry names instead of holding (name → object)."""
+    """The object stored under *key*, or None (off, missing, not a regular file, too large, not verifying, or
+    a file that cannot be read whole: never an exception). *shared*: the objects the entry names instead of
+    holding (name → object)."""
     if not enabled():
         return None
     try:
-        raw = _path(kind, key).read_bytes()
-        header = b"%s %d %s\n" % (MAGIC, FORMAT, key.encode())
-        if not raw.startswith(header):
+        raw = read_regular(_path(kind, key), settings.get("LEISHEN_CACHE_MAX_BYTES"))
+        payload = verified(raw, key) if raw is not None else None
+        if payload is None:
             return None
         _SHARED.objects = shared or {}
         try:
             with _no_gc(freeze=True):
-                return pickle.loads(memoryview(raw)[len(header):])
+                return pickle.loads(payload)
         finally:
             _SHARED.objects = {}
     except Exception:  # noqa: BLE001 — a damaged, truncated or foreign file is a miss, rebuilt by the caller
@@ -280,11 +317,11 @@ def store(kind: str, key: str, obj, shared: dict[str, object] | None = None) -> 
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         buf = io.BytesIO()
-        buf.write(b"%s %d %s\n" % (MAGIC, FORMAT, key.encode()))
         with _no_gc():
             _Pickler(buf, shared or {}).dump(obj)
         fd, tmp = tempfile.mkstemp(prefix=f".{kind}-", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "wb") as fh:
+            fh.write(_header(key, buf.getbuffer()))
             fh.write(buf.getbuffer())
         os.replace(tmp, _path(kind, key))
         tmp = None

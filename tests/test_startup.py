@@ -121,11 +121,12 @@ def test_a_damaged_entry_is_ignored_and_rebuilt(tmp_path, uncached, damage):
     (entry,) = entries(cache)
     raw = entry.read_bytes()
     header, _, body = raw.partition(b"\n")
+    keyed = header.rsplit(b" ", 1)[0]  # magic, format and key (the hash of key and bytes follows)
     entry.write_bytes({"garbage": b"\x80\x05 not a pickle at all" * 100, "truncated": raw[: len(raw) // 2],
-                       "empty": b"", "wrong key": header[:-4] + b"0000\n" + body}[damage])
+                       "empty": b"", "wrong key": keyed[:-4] + b"0000 " + header.rsplit(b" ", 1)[1] + b"\n" + body}[damage])
     done = run("read", MOMENT, "--topic", "*", "--json", cache=cache)
     assert done.stdout == uncached and done.stderr == ""
-    assert entries(cache) == [entry] and entry.read_bytes().startswith(header + b"\n")  # written again
+    assert entries(cache) == [entry] and entry.read_bytes().startswith(keyed + b" ")  # written again
     inode = entry.stat().st_ino
     assert run("read", MOMENT, "--topic", "*", "--json", cache=cache).stdout == uncached
     assert entry.stat().st_ino == inode  # and whole: the next run reads it
