@@ -18,7 +18,7 @@ import time
 from leishen.backends import get_backend, neo4j_config
 from leishen.errors import AmbiguousSymbolError, CitationError, OntologyError, UnknownSymbolError
 from leishen.loaders.build import build_graph, check_citations, fact_dict, load_facts, read_registry, read_rules_of
-from leishen.loaders.corpus import Corpus, load_corpus, parse_citation
+from leishen.loaders.corpus import HANGUL, Corpus, load_corpus, parse_citation
 from leishen.loaders.coverage import coverage_report, known_extraction_differences
 from leishen.loaders.schema import load_schema
 
@@ -182,14 +182,29 @@ def readings(ids) -> dict[str, dict]:
 
 
 def passage(src: str, corpus=None) -> dict:
-    """A passage (its text when a corpus is found) with every fact citing it."""
+    """A passage (its text when a corpus is found, and ``ko``, the Korean translation the corpus gives right
+    below it, or None) with every fact citing it."""
     cite = parse_citation(src)
     found = load_corpus(corpus)
     text = found.passage(cite) if found else None
     data = build_graph(corpus)
     nodes = {n.id: n for n in data.nodes}
     schema = load_schema()
-    return {"src": str(cite), "text": text, "facts": [fact_dict(f, nodes, schema) for f in data.facts if cite in f.src]}
+    return {"src": str(cite), "text": text, "ko": translation(found, cite) if text else None,
+            "facts": [fact_dict(f, nodes, schema) for f in data.facts if cite in f.src]}
+
+
+def translation(found: Corpus, cite) -> str | None:
+    """The Korean translation of the passage at *cite*: the first non-blank line after it, read from the corpus
+    file at run time (never stored), when that line is Korean; None when the next text is not."""
+    files = sorted(found.folder.glob(f"{cite.doc}_*.txt"))
+    if not files:
+        return None
+    lines = files[0].read_text(encoding="utf-8").splitlines()
+    for line in lines[cite.line:cite.line + 40]:  # lines[cite.line] is the line after the 1-based cite.line
+        if line.strip():
+            return line.strip() if HANGUL.search(line) else None
+    return None
 
 
 def check(corpus=None, extract: bool = False) -> dict:

@@ -6,7 +6,7 @@
 "use strict";
 
 import {$, citeOf, el, getJSON} from "./dom.js";
-import {named, setLang, translate} from "./i18n.js";
+import {lang, named, setLang, t, translate} from "./i18n.js";
 import {atDefault, buildOptions, labelOptions} from "./options.js";
 import {renderLiuren, renderNinestar, renderPillars, renderQimen} from "./boards.js";
 import {renderVerdicts} from "./verdict.js";
@@ -85,7 +85,9 @@ async function showPassage(src) {
   $("passage-box").hidden = false;
   try {
     const found = await getJSON(`/passages/${encodeURI(src)}`);
-    box.replaceChildren(el("b", {}, src), " ", found.text || "");
+    const korean = lang() === "ko" && found.ko  // the corpus's own translation, read by the server at run time
+      ? [el("p", {class: "translation", lang: "ko"}, el("small", {}, `${t("translation")}: `), found.ko)] : [];
+    box.replaceChildren(el("b", {}, src), " ", found.text || "", ...korean);
   } catch (err) {
     box.replaceChildren(el("b", {}, src), " ", err.message);
   }

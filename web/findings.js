@@ -56,9 +56,16 @@ function filters() {
             SYSTEM_ORDER.map((s) => checkbox("system", s, named(SYSTEMS[s]))));
 }
 
+/** A topic's name in the page's language (from the reading's judgments, which name their topics). */
+export function topicName(reading, topic) {
+  if (topic === null || topic === undefined || topic === "general") return t("general");
+  const judged = ((reading && reading.judgments) || []).find((j) => j.topic === topic);
+  return named(judged && judged.names, topic);
+}
+
 function tallyTable(reading) {
   const rows = Object.entries(reading.tally || {});
-  const name = (topic) => (topic === "general" ? t("general") : topic);
+  const name = (topic) => topicName(reading, topic);
   return el("table", {id: "tally"}, el("caption", {}, t("tally")),
             el("tr", {}, el("th", {}, t("topic")), ["吉", "凶", "平", "混"].map((p) => el("th", {}, p))),
             rows.map(([topic, counts]) => el("tr", {"data-topic": topic}, el("th", {}, name(topic)),
@@ -86,10 +93,10 @@ export function applyFilters() {
 export function renderFindings(reading, anchors, onPath) {
   const groups = groupsOf(reading).map(([topic, system, found]) =>
     el("section", {class: "group", "data-topic": topic ?? "", "data-system": system},
-       el("h3", {}, `${topic === null ? t("general") : topic} · ${named(SYSTEMS[system])} (${found.length})`),
+       el("h3", {}, `${topicName(reading, topic)} · ${named(SYSTEMS[system])} (${found.length})`),
        el("ol", {}, found.map((f) => findingItem(f, anchors.get(f.id), onPath)))));
-  const none = reading.findings.length ? null : el("p", {}, t("none"));
-  $("findings").replaceChildren(filters(), el("p", {id: "shown", role: "status"}), tallyTable(reading), none,
+  const none = reading.findings.length ? [] : [el("p", {}, t("none"))];  // replaceChildren writes null as "null"
+  $("findings").replaceChildren(filters(), el("p", {id: "shown", role: "status"}), tallyTable(reading), ...none,
                                 ...groups);
   $("filters").addEventListener("change", applyFilters);
   applyFilters();

@@ -4,7 +4,7 @@
 "use strict";
 
 import {$, cites, el} from "./dom.js";
-import {lang, named, t} from "./i18n.js";
+import {lang, named, plain, t} from "./i18n.js";
 
 const STATUS = {decided: "decided", open: "open", "未定": "undecided"};
 
@@ -15,10 +15,26 @@ export function ordered(reading) {
   return all.map((j, i) => [rank(j), i, j]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
 }
 
+/** What decided the verdict, in the page's language: the deciding facet's name, or the rule's own words (never
+ * its internal number); "" when there are no words in this language. */
+function decidedBy(j) {
+  const by = j.verdict_by || {};
+  if (by.facet) {
+    const facet = (j.facets || []).find((f) => f.facet === by.facet);
+    return `${t("by")} ${named(facet && facet.names, by.facet)}`;
+  }
+  return plain(by[lang()] || (lang() === "en" ? "" : by.zh) || "");
+}
+
+function summaryLine(j) {
+  const said = j.summary ? plain(named(j.summary)) : "";
+  return said ? el("p", {class: "summary"}, said) : null;
+}
+
 function verdictLine(j) {
   const name = named(j.verdict_names, j.verdict);
   const by = j.verdict_by || {};
-  const why = by.facet ? `${t("by")} ${by.facet}` : by.convention ? `${by.convention}: ${by.en || ""}` : "";
+  const why = decidedBy(j);
   return el("p", {class: "verdict-line"},
             el("span", {class: `verdict v-${j.verdict}`, "data-verdict": j.verdict},
                j.verdict, name !== j.verdict ? ` ${name}` : ""),
@@ -28,9 +44,9 @@ function verdictLine(j) {
 function useGods(j) {
   if (!(j.use_god || []).length) return null;
   return el("div", {class: "usegod"}, el("h4", {}, t("usegod")), el("ul", {}, j.use_god.map((u) =>
-    el("li", {"data-slot": u.slot, title: u.why || null},
+    el("li", {"data-slot": u.slot, title: lang() === "en" ? plain(u.why) || null : null},
        el("span", {class: "role"}, u.role), ` ${u.slot} → `, el("b", {}, named(u.node, u.node && u.node.name)),
-       lang() === "en" && u.why ? el("small", {}, ` ${u.why}`) : null, cites(u.src)))));
+       lang() === "en" && plain(u.why) ? el("small", {}, ` ${plain(u.why)}`) : null, cites(u.src)))));
 }
 
 function answerItem(a) {
@@ -58,7 +74,7 @@ function whenRow(w) {
   return el("li", {class: "when", "data-date": w.date || ""}, named(w.for), ": ", date,
             w.pillar ? ` ${w.pillar}` : "", w.days !== undefined && w.days !== null ? ` (${w.days} ${t("days")})` : "",
             w.speed ? ` ${w.speed}` : "", where ? el("small", {}, ` ${where}`) : null,
-            w.judgment ? el("small", {}, ` ${w.judgment}`) : null, cites(w.src));
+            plain(named(w.judgment)) ? el("small", {}, ` ${plain(named(w.judgment))}`) : null, cites(w.src));
 }
 
 function section(key, items, cls) {
@@ -70,19 +86,27 @@ function findingLink(id, anchors, text) {
   return to ? el("a", {href: `#${to}`, class: "to-finding"}, text) : el("span", {}, text);
 }
 
-function judgmentCard(j, anchors) {
+/** The words a reason links with: its meaning, else its finding's meaning or rule in the page's language. */
+function reasonText(r, findings) {
+  if (r.meaning) return named(r.meaning);
+  const f = findings.get(r.finding);
+  return (f && (named(f.meaning) || (f.rule || {}).name)) || "·";
+}
+
+function judgmentCard(j, anchors, findings) {
   const title = j.topic === null ? t("general") : named(j.names, j.topic);
   const readOn = j.read_on && j.read_on.why
     ? el("p", {class: "read-on"}, `${t("readOn")}: ${j.read_on.term || ""} ${j.read_on.moment.local} `,
-         el("small", {}, named(j.read_on.why)), cites(j.read_on.src)) : null;
-  const conflicts = (j.conflicts || []).map((c) => el("li", {}, `${c.facet}: `, c.answers.map(answerItem)));
+         el("small", {}, plain(named(j.read_on.why))), cites(j.read_on.src)) : null;
+  const facetName = (id) => named(((j.facets || []).find((f) => f.facet === id) || {}).names, id);
+  const conflicts = (j.conflicts || []).map((c) => el("li", {}, `${facetName(c.facet)}: `, c.answers.map(answerItem)));
   const overridden = (j.overridden || []).map((o) => el("li", {}, findingLink(o.finding, anchors, "✕"),
     cites(o.src), " ← ", findingLink(o.by, anchors, "✓"), cites(o.by_src)));
   const reasons = (j.reasons || []).map((r) => el("li", {}, el("span", {class: `pol pol-${r.polarity || "none"}`},
-    r.polarity || "·"), findingLink(r.finding, anchors, r.meaning || r.finding), " ",
-    el("small", {}, named(r.why)), cites(r.src)));
+    r.polarity || "·"), findingLink(r.finding, anchors, reasonText(r, findings)), " ",
+    el("small", {}, plain(named(r.why))), cites(r.src)));
   return el("article", {class: "judgment-card", "data-topic": j.topic === null ? "" : j.topic},
-            el("h3", {}, title), verdictLine(j), readOn, useGods(j),
+            el("h3", {}, title), summaryLine(j), verdictLine(j), readOn, useGods(j),
             section("facets", (j.facets || []).map(facetRow), "facets"),
             section("when", (j.when || []).map(whenRow), "timing"),
             section("conflicts", conflicts, "conflicts"), section("overridden", overridden, "overridden"),
@@ -92,6 +116,7 @@ function judgmentCard(j, anchors) {
 
 /** Draw the verdict panel of *reading*; *anchors* maps a finding id to the id of its list item. */
 export function renderVerdicts(reading, anchors) {
-  const cards = ordered(reading).map((j) => judgmentCard(j, anchors));
+  const findings = new Map(((reading && reading.findings) || []).map((f) => [f.id, f]));
+  const cards = ordered(reading).map((j) => judgmentCard(j, anchors, findings));
   $("verdicts").replaceChildren(el("h2", {}, t("verdicts")), ...cards);
 }

@@ -167,7 +167,7 @@ def test_school_options_come_from_views_options_and_fit_a_phone(live_server, pho
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
-def test_a_finding_draws_its_own_path_left_to_right_in_the_chosen_language(live_server, wide, topic_reading):
+def test_a_finding_draws_its_own_path_in_path_order_in_the_chosen_language(live_server, wide, topic_reading):
     wide.open(f"{live_server}/?{address(topic=TOPIC)}&lang=en", READY)
     finding = next(f for f in topic_reading["findings"] if f["query"] == "patterns" and len(f["path"]) >= 5)
     item = f"#findings li[data-id={js(finding['id'])}]"
@@ -177,15 +177,19 @@ def test_a_finding_draws_its_own_path_left_to_right_in_the_chosen_language(live_
     hops = [finding["path"], *finding["evidence"]]
     keys = {h["node"]["id"] for hop in hops for h in hop if "node" in h}
     drawn = wide.evaluate("[...document.querySelectorAll('#path .pv-node')].map((g) => g.dataset.key)")
-    assert set(drawn) == keys | {"finding"} and len(drawn) == len(keys) + 1
-    xs = [wide.evaluate(f"document.querySelector('#path .pv-node[data-key=\"{h['node']['id']}\"]')"
-                        f".transform.baseVal[0].matrix.e") for h in finding["path"] if "node" in h]
-    xs.append(wide.evaluate("document.querySelector('#path .pv-node[data-key=\"finding\"]').transform.baseVal[0].matrix.e"))
-    assert xs == sorted(xs) and len(set(xs)) == len(xs)  # each hop a column further right
+    assert set(drawn) == keys | {"finding"}
+    strips = wide.evaluate("document.querySelectorAll('#path .pv-strip').length")
+    assert strips == 1 + sum(1 for e in finding["evidence"] if any("node" in h for h in e))
+    path_keys = wide.evaluate("[...document.querySelectorAll('#path .pv-path .pv-node')].map((g) => g.dataset.key)")
+    expected = [h["node"]["id"] for h in finding["path"] if "node" in h]
+    assert path_keys == [k for i, k in enumerate(expected) if i == 0 or expected[i - 1] != k] + ["finding"]
+    ys = wide.evaluate("[...document.querySelectorAll('#path .pv-path .pv-node')].map((g) => "
+                       "g.transform.baseVal[0].matrix.f)")
+    assert ys == sorted(ys) and len(set(ys)) == len(ys)  # each hop a step further down, the finding last
     words = get_json(f"{live_server}/views/words?ids={urllib.parse.quote(','.join(keys))}")["nodes"]
     labels = texts(wide, "#path .pv-label")
     first = finding["path"][0]["node"]["id"]
-    assert any(words[first]["en"].startswith(label.rstrip("…")) for label in labels)
+    assert words[first]["en"] in labels  # the English label, whole
     assert words[first]["en"] != words[first]["zh"]  # an English label, not the Chinese name
     assert wide.evaluate("document.getElementById('graph').getAttribute('src')") is None  # the graph: when asked
 
