@@ -7,11 +7,13 @@
    the topic), and a finding that needs judgment after one that holds (J2);
 3. a facet ordered ``judged_by`` (the general reading's 吉凶) takes, at one place, the findings through the
    general the place rides and the 煞 it belongs to and sits on first: they fix its 吉凶 (000:3, 000:23, 000:79);
-   a facet ordered ``text`` (a topic's 吉凶) takes the topic's paragraphs in the text's order — 004's topics open
-   with 論干支 and close with 論吉凶格 — save a paragraph a line says to read first (004:7 科試先須論值符):
-   convention J9;
-4. of a facet whose answers exclude each other, the answers of the first rank decide it; two different
-   answers there are a conflict: both are named and the facet is 未定, never a silent pick."""
+   a facet with a procedure (judgments/procedures.py: the topic's own decisive and first-read lines) is ordered
+   by its tiers alone, at every place the topic's text reads, never by the place;
+4. a finding that needs judgment never decides: it is the asker's question (``questions``), and the facet is
+   decided by the findings that hold, or stays open;
+5. of a facet whose answers exclude each other, the answers of the first rank decide it; two different
+   answers there are a conflict: both are named and the facet is 未定, never a silent pick. A caution line of
+   the procedure that holds beside a 吉 answer makes it 未定 too, naming both."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from leishen.judgments.prepared import TopicTable, best_answers
-from leishen.judgments.tables import Answer, Facet, paragraph_rank, value_names
+from leishen.judgments.procedures import UNNAMED, procedure_of
+from leishen.judgments.tables import Answer, Facet, value_names
 from leishen.judgments.usegod import place_rank
 
 POLARITIES = ("吉", "凶", "混")
@@ -35,6 +38,19 @@ class Candidate(NamedTuple):
     rank: tuple
     season: str | None = None  # when in the year it comes (a row's season= qualifier: 003's 年景 and 天時 rows)
     aim: str | None = None  # what the 用神 it is read at is read for (per=用神)
+    avoid: bool = False  # an AVOIDS row (忌, 怕): what to avoid, never a prescription
+    caution: bool = False  # a caution line of the facet's procedure: names a conflict beside a 吉, never decides
+
+
+class Answering(NamedTuple):
+    """A finding that answers some facet of its topic: facet position → (answer position, answer), the season
+    its row names, its row's inventory item and whether the row is an AVOIDS row."""
+
+    finding: dict
+    hits: dict
+    season: str | None
+    item: str | None
+    avoid: bool
 
 
 def overridden_by(rows: list, modifiers: list, info: dict) -> dict[str, dict]:
@@ -96,56 +112,57 @@ def qualifies(finding: dict) -> bool:
 
 def order_key(facet: Facet, finding: dict) -> tuple:
     """What orders a facet's answers at one place, by its ``order``: ``judged_by`` — the general and the 煞 first
-    (000:3); ``text`` — the topic's paragraphs in the text's order (convention J9, reading_order.csv); else none."""
+    (000:3); else none (a topic's own priority lines are its procedure, :func:`facet_candidates`)."""
     if facet.order == "judged_by":
         return (0 if qualifies(finding) else 1,)
-    if facet.order == "text":
-        return paragraph_rank(facet.topic, finding.get("src"))
     return ()
 
 
-def answers_of(table: TopicTable, findings: list, info: dict, props: dict) -> list[tuple[dict, dict, str | None]]:
-    """(finding, facet position → (answer position, answer), the season its row names) of each finding that
-    answers a facet of the topic, in order: its keys looked up once in the topic's answer index of its system
-    (:func:`leishen.judgments.prepared.best_answers`); *info*: fact id → FactInfo."""
+def answers_of(table: TopicTable, findings: list, info: dict, props: dict) -> list[Answering]:
+    """The :class:`Answering` of each finding that answers a facet of the topic, in order: its keys looked up
+    once in the topic's answer index of its system (:func:`leishen.judgments.prepared.best_answers`); *info*:
+    fact id → FactInfo."""
     out = []
     for f in findings:
         hits = best_answers(table.answers_in(f.get("system")), f, info, props)
         if hits:
             i = info.get(f["rule"]["fact"])
-            out.append((f, hits, i.season if i is not None else None))
+            if i is None:
+                out.append(Answering(f, hits, None, None, False))
+            else:
+                out.append(Answering(f, hits, i.season, i.item, i.relation == "AVOIDS"))
     return out
 
 
-def facet_candidates(table: TopicTable, answering: list, ranks: dict, aims: dict) -> list[list[Candidate]]:
-    """For each facet of a topic (in the table's order), the findings that answer it (*answering*, from
-    :func:`answers_of`), each with its answer, rank (*ranks*), the season its row names and what the 用神 it is
-    read at is read for (*aims*), read first first. Of a facet whose answers exclude each other, answered at one
-    place, only the findings read at its best place are kept: :func:`answer_facet` reads its first rank alone,
-    and a finding read at a worse place is never in it (its order key is not made)."""
+def facet_candidates(table: TopicTable, answering: list, ranks: dict, aims: dict) -> tuple[list, list]:
+    """(for each facet of a topic, in the table's order, the findings that hold and answer it, read first
+    first; for each facet, the findings that need judgment and would answer it: the asker's questions). Each
+    candidate has its answer, its rank (*ranks*), the season its row names and what the 用神 it is read at is
+    read for (*aims*). A facet with a procedure ranks by its tiers alone (the topic's decisive lines, then the
+    lines its text reads first, then the rest, every place alike); any other by place, then its order."""
     facets, heading_src = table.facets, table.heading_src
-    given, best = [], [OTHER_PLACES + 1] * len(facets)
-    for f, hits, season in answering:
-        rank = ranks[f["id"]]
-        for n, (_, answer) in hits.items():
-            value = answer_value(answer, f)
-            if value:
-                given.append((n, answer, value, f, rank, season))
-                if rank[0] < best[n]:
-                    best[n] = rank[0]
     out: list[list[Candidate]] = [[] for _ in facets]
-    for n, answer, value, f, rank, season in given:
-        facet = facets[n]
-        if rank[0] > best[n] and facet.kind == "one" and not facet.per:
-            continue
-        # J7: at one place, the rows of the passage that asks a (descriptive) question come first
-        own = 0 if answer.value == "=polarity" or not heading_src[n].isdisjoint(f.get("src") or ()) else 1
-        order = order_key(facet, f) if facet.order else ()
-        out[n].append(Candidate(f, value, (rank[0], order, own, rank[1]), season, aims.get(f["id"])))
+    asks: list[list[Candidate]] = [[] for _ in facets]
+    procs = [procedure_of(fc.topic, fc.name) for fc in facets]
+    for a in answering:
+        f, rank = a.finding, ranks[a.finding["id"]]
+        for n, (_, answer) in a.hits.items():
+            value = answer_value(answer, f)
+            if not value:
+                continue
+            facet, proc = facets[n], procs[n]
+            if proc is not None:
+                key = (proc.tier_of(a.item), (), 0, 0)
+            else:  # J7: at one place, the rows of the passage that asks a (descriptive) question come first
+                own = 0 if answer.value == "=polarity" or not heading_src[n].isdisjoint(f.get("src") or ()) else 1
+                key = (rank[0], order_key(facet, f) if facet.order else (), own, 0)
+            cand = Candidate(f, value, key, a.season, aims.get(f["id"]), a.avoid and answer.value == "=name",
+                             proc is not None and a.item in proc.cautions)
+            (out if rank[1] == 0 else asks)[n].append(cand)
     for cands in out:
         if len(cands) > 1:
             cands.sort(key=_rank)
-    return out
+    return out, asks
 
 
 def _rank(c: Candidate) -> tuple:
@@ -155,15 +172,27 @@ def _rank(c: Candidate) -> tuple:
 def value_json(value: str, cands: list[Candidate], place=None) -> dict:
     """An answer at a place: its value with zh/ko/en (the meaning's names when the value is the meaning's name:
     the first candidate's whose is), the findings that give it, their citations and the seasons their rows name
-    (in order, once each)."""
+    (in order, once each). An answer given by AVOIDS rows (忌, 怕) is what to avoid: ``avoid`` is true and its
+    names say so ("avoid: …"), never a prescription."""
     meaning = next((m for c in cands if (m := c.finding.get("meaning")) and m.get("zh") == value), None)
     if meaning:
         ko, en = meaning.get("ko"), meaning.get("en")
     else:
         ko, en = value_names().get(value, (None, None))
-    return {"value": value, "id": meaning.get("id") if meaning else None, "zh": value, "ko": ko, "en": en,
-            "findings": [c.finding["id"] for c in cands], "src": _src_of(cands),
+    zh, avoid = value, bool(cands) and cands[0].avoid
+    if avoid:
+        zh, ko, en = f"忌{value}", f"피할 것: {ko or value}", f"avoid: {en or value}"
+    return {"value": value, "id": meaning.get("id") if meaning else None, "zh": zh, "ko": ko, "en": en,
+            "avoid": avoid, "findings": [c.finding["id"] for c in cands], "src": _src_of(cands),
             "seasons": list(dict.fromkeys(c.season for c in cands if c.season)), "place": place}
+
+
+def question_json(c: Candidate) -> dict:
+    """A finding that needs judgment, as the asker's question: the answer it would give, the finding, its
+    citation and what the asker must settle (the row's judgment note)."""
+    f = c.finding
+    return {"value": c.value, "finding": f["id"], "src": list(f.get("src") or ()), "judgment": f.get("judgment"),
+            "meaning": dict(f.get("meaning") or {})}
 
 
 def _src_of(cands: list[Candidate]) -> list[str]:
@@ -175,10 +204,11 @@ def _src_of(cands: list[Candidate]) -> list[str]:
     return list(out)
 
 
-def _by_value(cands: list[Candidate]) -> dict[str, list[Candidate]]:
+def _by_value(cands: list[Candidate]) -> dict[tuple, list[Candidate]]:
+    """(value, avoid) → the candidates that give it: what to avoid is never the same answer as what to do."""
     grouped: dict = {}
     for c in cands:
-        grouped.setdefault(c.value, []).append(c)
+        grouped.setdefault((c.value, c.avoid), []).append(c)
     return grouped
 
 
@@ -192,19 +222,27 @@ def _place(c: Candidate, per: str | None):
 
 def _decide(facet: Facet, cands: list[Candidate]) -> tuple[list, dict]:
     """(the deciding candidates, their answers by value) of a facet at one place: every candidate of a facet
-    whose answers add up, else those of the first rank."""
-    deciding = cands if facet.kind == "many" else [c for c in cands if c.rank == cands[0].rank]
-    return deciding, _by_value(deciding)
+    whose answers add up, else those of the first rank — and, where that rank gives 吉, the caution lines of the
+    procedure that hold beside it (004:43: named as a conflict, never a verdict of their own)."""
+    if facet.kind == "many":
+        return cands, _by_value(cands)
+    first = [c for c in cands if c.rank == cands[0].rank and not c.caution]
+    if not first:
+        return [], {}
+    if {c.value for c in first} == {"吉"}:
+        first += [c for c in cands if c.caution and c.value == "凶"]
+    return first, _by_value(first)
 
 
-def answer_facet(facet: Facet, cands: list[Candidate]) -> dict:
+def answer_facet(facet: Facet, cands: list[Candidate], asks: list[Candidate] = ()) -> dict:
     """A facet's JSON: ``decided`` (its answers and the findings that decide it), ``未定`` (a conflict: the
     first rank holds different answers of a facet whose answers exclude each other) or ``open`` (no finding
     answers it on this chart). A facet answered per place is decided at each place apart; different places
     with different answers are no conflict (each answer names its ``place``)."""
     out = {"facet": facet.name, "names": {"zh": facet.name, "ko": facet.ko, "en": facet.en}, "kind": facet.kind,
            "verdict": facet.verdict, "per": facet.per, "heading_src": list(facet.src), "status": "open",
-           "answer": [], "findings": [], "src": [], "conflict": None}
+           "answer": [], "findings": [], "src": [], "conflict": None,
+           "questions": [question_json(c) for c in asks], "asked_if": list(facet.asked_if or ()) or None}
     if not cands:
         return out
     if facet.per:
@@ -217,7 +255,7 @@ def answer_facet(facet: Facet, cands: list[Candidate]) -> dict:
     for place, group in places.items():
         decided, values = _decide(facet, group)
         deciding += decided
-        answers = [value_json(v, cs, place) for v, cs in values.items()]
+        answers = [value_json(v, cs, place) for (v, _), cs in values.items()]
         if facet.kind == "one" and len(values) > 1:
             conflict += answers
         else:

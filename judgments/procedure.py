@@ -19,8 +19,9 @@ from leishen.errors import LeishenError
 from leishen.judgments.facets import (OTHER_PLACES, answer_facet, answers_of, facet_candidates, overridden_by,
                                       ranks_of)
 from leishen.judgments.prepared import TopicTable, topic_facts
+from leishen.judgments.summary import summary_of
 from leishen.judgments.tables import facet_table, value_names
-from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, times_entry
+from leishen.judgments.timing import READ_ON_LICHUN, dated_events, event_found, lichun_chart, times_entry
 from leishen.judgments.usegod import aims_of, bind_god, general_rows, god_places, use_god_json
 
 QUALIFYING = ("吉", "凶")  # the polarities of a finding that qualifies the 用神 it is read at (reasons_of)
@@ -153,8 +154,8 @@ def set_aside(found: TopicFindings, info: dict, gods: list) -> dict[str, dict]:
 def ranked(found: TopicFindings, answering: list) -> list:
     """The findings whose rank is read: those that answer a facet (*answering*) and those that carry 吉 or 凶
     (a reason when read at a 用神, :func:`reasons_of`)."""
-    answers = {f["id"] for f, _, _ in answering}
-    return [f for f, _, _ in answering] + [f for f in found.qualifying if f["id"] not in answers]
+    answers = {a.finding["id"] for a in answering}
+    return [a.finding for a in answering] + [f for f in found.qualifying if f["id"] not in answers]
 
 
 def aims_by_finding(findings: list, gods: list) -> dict:
@@ -199,7 +200,7 @@ def verdict_of(facets: list[dict], conflict: str = "undecided") -> tuple[str, di
     facet = next((f for f in facets if f["verdict"]), None)
     if facet is None:
         return "平", {"convention": "J3", "en": "the texts ask what, not whether, for this topic"}
-    by = {"facet": facet["facet"], "src": facet["heading_src"]}
+    by = {"facet": facet["facet"], "src": facet["src"] or facet["heading_src"], "heading_src": facet["heading_src"]}
     if facet["status"] == "未定":
         if conflict == "mixed":
             return "混", {**by, "option": "verdict_conflict=mixed"}
@@ -213,7 +214,7 @@ def verdict_of(facets: list[dict], conflict: str = "undecided") -> tuple[str, di
 
 
 def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict, ranks: dict) -> list[dict]:
-    """The ordered reasons: the 用神 rows, the findings that decide each facet (the verdict facet first), then
+    """The ordered reasons: the findings that decide each facet (the verdict facet first), the 用神 rows, then
     the findings read at a 用神 that carry 吉 or 凶 — the general it rides and the 煞 it belongs to and sits on
     (000:3, 000:23, 000:79), then the 類神 findings. Every reason is a finding of the same reading."""
     out: dict = {}
@@ -225,12 +226,14 @@ def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict
             out[fid] = {"finding": fid, "why": why, "polarity": f["polarity"], "src": f["src"],
                         "meaning": f["meaning"].get("zh")}
 
-    for g in gods:
-        if g.finding:
-            add(g.finding, {"en": f"用神: read {g.slot} ({g.role})", "zh": f"用神 {g.slot}（{g.role}）"})
     for facet in sorted(facets, key=lambda f: not f["verdict"]):
         for fid in facet["findings"]:
-            add(fid, {"en": f"answers {facet['facet']} ({facet['names']['en']})", "zh": f"答 {facet['facet']}"})
+            add(fid, {"en": f"answers {facet['facet']} ({facet['names']['en']})", "zh": f"答 {facet['facet']}",
+                      "ko": f"{facet['names']['ko']}에 답한다"})
+    for g in gods:
+        if g.finding:
+            add(g.finding, {"en": f"用神: read {g.slot} ({g.role})", "zh": f"用神 {g.slot}（{g.role}）",
+                            "ko": f"용신: {g.slot}（{g.role}）"})
     for f in found.qualifying:
         if ranks[f["id"]][0] < OTHER_PLACES:
             add(f["id"], {"en": "read at the 用神: qualifies it (000:3, 000:23)", "zh": "臨用神"})
@@ -242,16 +245,70 @@ def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict
     return list(out.values())
 
 
-def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], stem_plate: str) -> list[dict]:
-    """The topic's 應期: every TIMES row of the topic dated on this chart, with the speed the 遲速 facet gives."""
-    if table.topic is None or not chart.get("qimen"):
-        return []
+def found_palaces(facets: list[dict], gate_facet: str, by_id: dict) -> list[str]:
+    """The palaces (in order, once each) of the findings that decide a facet's answer: where the event an 應期
+    row dates was found (the rain by the palace of the star that brings it, 003:55)."""
+    facet = next((f for f in facets if f["facet"] == gate_facet), None)
+    out: dict = {}
+    for fid in (facet or {}).get("findings") or ():
+        palace = (by_id.get(fid, {}).get("bindings") or {}).get("宮")
+        if isinstance(palace, str) and palace.startswith("Palace:p"):
+            out[palace] = None
+    return list(out)
+
+
+def not_found(fact, props: dict, gate: tuple) -> dict:
+    """An 應期 row left undated because the event it dates was not found: the event, the facet and answer it
+    would need, and why, in zh / ko / en."""
+    event = props.get(fact.object, {})
+    facet, value, src = gate
+    return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
+            "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src], "needs": {"facet": facet, "value": value},
+            "why": {"zh": f"未見{event.get('name')}（{facet}非{value}），不定其期",
+                    "ko": f"{event.get('ko') or event.get('name')}이(가) 보이지 않아 날짜를 정하지 않는다",
+                    "en": f"not dated: {event.get('en') or event.get('name')} was not found ({facet} is not {value})"}}
+
+
+NO_TIMING = {"zh": "本占之文不言應期", "ko": "이 점의 글은 응기를 말하지 않는다",
+             "en": "the text gives no way to date this topic"}
+
+
+def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], stem_plate: str,
+            by_id: dict) -> tuple[list[dict], list[dict]]:
+    """(the topic's 應期, what is left undated and why). A TIMES row is dated only where the event it dates is
+    the judgment's answer (timing.csv): rain by the palaces where the rain was found, with the speed the 遲速
+    facet gives; a topic whose text gives no 應期 says so."""
+    if table.topic is None:
+        return [], []
+    if not table.times:
+        return [], ([{"for": None, "why": dict(NO_TIMING), "src": []}] if any(f["verdict"] for f in facets) else [])
+    if not chart.get("qimen"):
+        return [], []
     speed = next((f["answer"][0]["value"] for f in facets if f["facet"] == "遲速" and f["status"] == "decided"), None)
-    out = []
+    dated, undated = [], []
     for fact in table.times:
-        for entry in times_entry(fact, chart, props, stem_plate):
-            out.append({**entry, "speed": speed if entry["for"]["zh"] == "雨" else None})
-    return out
+        gate = event_found(table.topic, fact.object, facets)
+        if gate is not None:
+            undated.append(not_found(fact, props, gate))
+            continue
+        own = dated_events().get((table.topic, fact.object))
+        palaces = found_palaces(facets, own[0], by_id) if own else []
+        for entry in times_entry(fact, chart, props, stem_plate, palaces):
+            dated.append({**entry, "speed": speed if entry["for"]["zh"] == "雨" else None})
+    return dated, undated
+
+
+def not_asked(facets: list[dict]) -> list[dict]:
+    """The facets with their ``asked_if`` applied: a question the text asks only where another facet has a given
+    answer (002:175: the taste of food only) is ``not asked`` elsewhere, its findings kept as findings only."""
+    by_name = {f["facet"]: f for f in facets}
+    for f in facets:
+        if f["asked_if"]:
+            other, value = f["asked_if"]
+            held = by_name.get(other)
+            if held is None or held["status"] != "decided" or not any(a["value"] == value for a in held["answer"]):
+                f.update(status="not asked", answer=[], conflict=None, findings=[], src=[])
+    return facets
 
 
 def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, read_on=None) -> dict:
@@ -265,22 +322,24 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     live = [f for f in found.weigh if f["id"] not in aside] if aside else found.weigh
     answering = answers_of(table, live, index.info, reader.props)
     ranks = ranks_of(ranked(found, answering), god_places(gods))
-    cands = facet_candidates(table, answering, ranks, aims_by_finding([f for f, _, _ in answering], gods))
-    facets = [answer_facet(fc, cs) for fc, cs in zip(table.facets, cands)]
+    cands, asks = facet_candidates(table, answering, ranks, aims_by_finding([a.finding for a in answering], gods))
+    facets = not_asked([answer_facet(fc, cs, qs) for fc, cs, qs in zip(table.facets, cands, asks)])
     verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])
     props = reader.props.get(topic_id, {}) if topic_id else {}
     reasons = reasons_of(gods, facets, found, aside, ranks)
-    return {"topic": props.get("name"), "names": {"zh": props.get("name"), "ko": props.get("ko"),
-                                                  "en": props.get("en")} if topic_id else None,
+    when, undated = when_of(table, chart, reader.props, facets, options["timing_stem"], by_id)
+    out = {"topic": props.get("name"), "names": {"zh": props.get("name"), "ko": props.get("ko"),
+                                                 "en": props.get("en")} if topic_id else None,
             "verdict": verdict, "verdict_names": verdict_names(verdict), "verdict_by": verdict_by,
             "use_god": [use_god_json(g, reader.props, by_id.get(g.finding)) for g in gods], "facets": facets,
             "reasons": reasons,
             "overridden": overridden_json(aside, by_id),
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
-            "when": when_of(table, chart, reader.props, facets, options["timing_stem"]),
+            "when": when, "undated": undated,
             "read_on": read_on, "method": method_steps(found.methods, table),
             "options": dict(options),
             "counts": {"findings": len(found.all), "reasons": len(reasons), "facets": len(facets)}}
+    return {"summary": summary_of(out, by_id), **out}
 
 
 def judge_reading(reading: dict, chart: dict, reader, *, request=None, options: dict | None = None) -> list[dict]:

@@ -59,6 +59,7 @@ class Facet:
     src: tuple[str, ...]
     note: str
     answers: tuple[Answer, ...]
+    asked_if: tuple | None = None  # (facet, value): the text asks this question only where that facet has that answer
     first: dict = field(init=False, compare=False, hash=False, repr=False)  # answer_index(answers)
 
     def __post_init__(self):
@@ -121,6 +122,18 @@ def _answer(number: int, row: dict) -> Answer:
     return Answer(text, None, None, value, src)
 
 
+def _asked_if(number: int, text: str) -> tuple | None:
+    """A facets.csv ``asked_if`` cell: ``FACET=VALUE`` (the question is asked only where that facet has that
+    answer: 002:175 asks the taste of food only), or blank."""
+    if not text.strip():
+        return None
+    facet, sep, value = text.strip().partition("=")
+    if not sep or not facet or not value:
+        raise JudgmentTableError(f"judgments/facets.csv row {number}, column asked_if: expected FACET=VALUE, "
+                                 f"found {text!r}")
+    return facet, value
+
+
 @lru_cache(maxsize=1)
 def facet_table() -> dict[str | None, tuple[Facet, ...]]:
     """topic id (None: the general reading) → its facets, in the table's order."""
@@ -142,7 +155,8 @@ def facet_table() -> dict[str | None, tuple[Facet, ...]]:
         facets.setdefault(key[0], []).append(Facet(
             key[0], row["facet"], row["ko"], row["en"], row["kind"], row["verdict"] == "yes", row["system"] or None,
             row["per"] or None, row["order"] or None,
-            _src("facets.csv", number, row["src"]), row["note"], tuple(answers.pop(key))))
+            _src("facets.csv", number, row["src"]), row["note"], tuple(answers.pop(key)),
+            _asked_if(number, row["asked_if"])))
     if answers:
         topic, facet = next(iter(answers))
         raise JudgmentTableError(f"judgments/facet_answers.csv: answers for {topic or 'the general reading'} "

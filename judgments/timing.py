@@ -11,8 +11,10 @@ tables cannot compute (004:47 投墓支干, 004:31 財庫) is listed with no dat
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from leishen.engine.calendar import STEMS, day_index, sexagenary_index, sexagenary_name, term_start
+from leishen.judgments.tables import _rows, _src
 from leishen.judgments.usegod import palace_of
 
 TIMING_STEM = ("earth", "heaven")  # school option timing_stem: the palace's own (earth-plate) stem, or the heaven's
@@ -44,18 +46,42 @@ def _stars(fact, props: dict) -> list[str]:
     return [props[i]["name"] for i in ids if props.get(i, {}).get("label") == "QimenStar"]
 
 
-def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth") -> list[dict]:
-    """The dated 應期 of one TIMES row: for each star it names, the palace it stands in, that palace's stem and
-    the first day with that day stem; with no star to place, one entry without a date and the reason."""
+@lru_cache(maxsize=1)
+def dated_events() -> dict[tuple, tuple]:
+    """(topic id, event node) → (facet, value, src): an 應期 row dates its event only where that facet of the
+    judgment has that answer (ontology/judgments/timing.csv: the day of rain dates a rain that was found)."""
+    out = {}
+    for number, row in _rows("timing.csv"):
+        out[(row["topic"], row["event"])] = (row["facet"], row["value"], _src("timing.csv", number, row["src"]))
+    return out
+
+
+def event_found(topic: str, event: str, facets: list[dict]) -> tuple | None:
+    """None when the event an 應期 row dates is the judgment's answer (or timing.csv names no facet for it);
+    else (facet, value, src): what would have to be found, and is not."""
+    gate = dated_events().get((topic, event))
+    if gate is None:
+        return None
+    facet = next((f for f in facets if f["facet"] == gate[0]), None)
+    if facet is not None and facet["status"] == "decided" and any(a["value"] == gate[1] for a in facet["answer"]):
+        return None
+    return gate
+
+
+def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth", palaces=()) -> list[dict]:
+    """The dated 應期 of one TIMES row: for each palace the event was found at (*palaces*: the rain that was
+    found is dated by the palace of the star that brings it) or else each star the row names, that palace's
+    stem and the first day with that day stem; with no palace, one entry without a date and the reason."""
     src = [f"{c.doc}:{c.line}" for c in fact.src]
     answer = props.get(fact.object, {})
     base = {"for": {"id": fact.object, "zh": answer.get("name"), "ko": answer.get("ko"), "en": answer.get("en")},
             "fact": fact.id, "src": src, "rule": fact.qualifier_dict().get("by") or fact.note}
     out = []
-    for star in _stars(fact, props):
-        palace = palace_of(chart, "QimenStar", star)
+    places = [(None, p) for p in palaces] or [(s, palace_of(chart, "QimenStar", s)) for s in _stars(fact, props)]
+    for star, palace in places:
         if palace is None:
             continue
+        star = star or chart["qimen"]["palaces"][palace.removeprefix("Palace:p")].get("star")
         stem = chart["qimen"]["palaces"][palace.removeprefix("Palace:p")].get(stem_plate)
         if stem in STEMS:
             out.append({**base, "star": star, "palace": palace, "stem": stem, "branch": None,

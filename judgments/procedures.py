@@ -1,0 +1,81 @@
+"""Each topic's own procedure, as data (``ontology/judgments/procedures.csv``): for a facet, the lines its text
+makes decisive, the lines it reads first or weighs most, and the lines it names as a caution — every row citing
+the line that says so (docs/judgments.md, "Each topic's procedure").
+
+A facet with procedure rows orders its answers by **tier** (0 first) and never by the place a finding is read
+at: a decisive line of tier 0 that holds decides the facet whatever the 用神 says, a line of tier 1 (the text's
+「最為重」, 「先須」, 「最要」) decides where no decisive line holds, and the findings the procedure does not
+name come last, every paragraph equal (the texts rank none of them over the others). A ``caution`` row does not
+decide: where it holds beside a 吉 answer, the facet is 未定 and names both (004:43: 反伏門迫 in 求財 is a
+conflict to name, not a verdict of its own)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from leishen.judgments.tables import JudgmentTableError, _rows, _src
+
+ROLES = ("decisive", "first", "caution")
+UNNAMED = 9  # the tier of a finding no procedure row names: after every named tier
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    """One facet's procedure: inventory item → (tier, role, the row's src); the items of its caution rows."""
+
+    tiers: dict
+    cautions: frozenset
+
+    def tier_of(self, item: str | None) -> int:
+        """The tier of a finding's row (its inventory *item*): the tier a procedure row names it in, else
+        :data:`UNNAMED`. A caution row is read after every named tier (it never decides)."""
+        hit = self.tiers.get(item)
+        return hit[0] if hit is not None and hit[1] != "caution" else UNNAMED
+
+    def src_of(self, item: str | None) -> tuple:
+        """The src of the procedure row that names *item* (the line that ranks it), or ()."""
+        hit = self.tiers.get(item)
+        return hit[2] if hit is not None else ()
+
+
+@lru_cache(maxsize=1)
+def procedure_table() -> dict[tuple, Procedure]:
+    """(topic id, facet) → its :class:`Procedure`; a bad row is refused naming the file, row and column."""
+    rows: dict[tuple, dict] = {}
+    for number, row in _rows("procedures.csv"):
+        role = row["role"].strip()
+        if role not in ROLES:
+            raise JudgmentTableError(f"judgments/procedures.csv row {number}, column role: {role!r} is not one of "
+                                     f"{', '.join(ROLES)}")
+        if not row["tier"].strip().isdigit() or int(row["tier"]) >= UNNAMED:
+            raise JudgmentTableError(f"judgments/procedures.csv row {number}, column tier: expected 0–{UNNAMED - 1}, "
+                                     f"found {row['tier']!r}")
+        items = [i.strip() for i in row["items"].split(";") if i.strip()]
+        if not items:
+            raise JudgmentTableError(f"judgments/procedures.csv row {number}, column items: empty")
+        src = _src("procedures.csv", number, row["src"])
+        tiers = rows.setdefault((row["topic"], row["facet"]), {})
+        for item in items:
+            if item in tiers:
+                raise JudgmentTableError(f"judgments/procedures.csv row {number}, column items: {item} is named "
+                                         "twice for one facet")
+            tiers[item] = (int(row["tier"]), role, src)
+    return {key: Procedure(tiers, frozenset(i for i, (_, r, _) in tiers.items() if r == "caution"))
+            for key, tiers in rows.items()}
+
+
+def procedure_of(topic: str | None, facet: str) -> Procedure | None:
+    """The procedure of a topic's facet, or None (a facet its text gives no priority lines for)."""
+    return procedure_table().get((topic, facet)) if topic else None
+
+
+def check_procedures(items, facets) -> list[str]:
+    """What the procedure table names that does not exist: an item no fact carries (*items*: the inventory
+    items of the facts) or a facet facets.csv does not declare (*facets*: (topic, facet) pairs)."""
+    missing = []
+    for key, proc in procedure_table().items():
+        if key not in facets:
+            missing.append(f"{key[0]} {key[1]}")
+        missing += [i for i in proc.tiers if i not in items]
+    return missing
