@@ -1,0 +1,102 @@
+"""#40 item 6: ``leishen mcp`` answers every line on stdio — a malformed JSON line with a JSON-RPC parse error, a
+message nested 200 or more deep with an error naming the limit — and bounds the tool calls in flight."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+
+import pytest
+
+from leishen.mcpserver.server import MAX_DEPTH, shape
+
+MOMENTS = {"rule": "斫輪", "start": "2026-01-01T00:00+08:00", "end": "2026-01-31T23:00+08:00"}
+
+
+class Stdio:
+    """A ``leishen mcp`` process spoken to line by line; every read waits at most 60 s."""
+
+    def __init__(self, **env):
+        self.proc = subprocess.Popen([sys.executable, "-m", "leishen.cli.main", "mcp"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **env})
+        self.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}})
+        assert self.answer()["id"] == 0
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def send(self, message) -> None:
+        line = message if isinstance(message, bytes) else json.dumps(message).encode()
+        self.proc.stdin.write(line + b"\n")
+        self.proc.stdin.flush()
+
+    def answer(self) -> dict:
+        ready, _, _ = select.select([self.proc.stdout], [], [], 60)
+        assert ready, "no answer within 60 s"
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> str:
+        self.proc.stdin.close()
+        assert self.proc.wait(timeout=30) == 0
+        return self.proc.stderr.read().decode()
+
+
+@pytest.fixture(scope="module")
+def server():
+    session = Stdio()
+    yield session
+    assert "Traceback" not in session.close()
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + '"x"' + "]" * depth
+
+
+def call(ident, name, arguments_json: str) -> bytes:
+    return (f'{{"jsonrpc": "2.0", "id": {ident}, "method": "tools/call", '
+            f'"params": {{"name": "{name}", "arguments": {{"q": {arguments_json}}}}}}}').encode()
+
+
+@pytest.mark.parametrize("line", [b"{not json", b"\xff\xfe", b'{"jsonrpc": "2.0", "id": 5', b"[1, 2]", b'"text"'],
+                         ids=["not-json", "not-utf8", "cut", "array", "string"])
+def test_a_malformed_line_is_answered(server, line):
+    found = server.answer() if server.send(line) is None else None
+    assert found["jsonrpc"] == "2.0" and found["id"] == (5 if b'"id": 5' in line else None)  # its id when readable
+    assert found["error"]["code"] in (-32700, -32600) and found["error"]["message"]
+
+
+@pytest.mark.parametrize("depth", [200, 1_000, 100_000])
+def test_over_deep_arguments_are_refused_naming_the_limit(server, depth):
+    server.send(call(7, "resolve", nested(depth)))
+    found = server.answer()
+    assert found["id"] == 7 and found["error"]["code"] == -32600
+    assert f"at most {MAX_DEPTH}" in found["error"]["message"]
+
+
+def test_the_server_still_answers_after_hostile_lines(server):
+    server.send(call(8, "resolve", '"神后"'))
+    found = server.answer()
+    assert found["id"] == 8 and "Branch:zi" in found["result"]["content"][0]["text"]
+
+
+def test_shape_reads_depth_and_id_without_parsing():
+    assert shape('{"id": 3, "a": [[1]]}') == (3, 3)
+    assert shape('{"a": {"id": 9}, "id": "x"}') == (2, "x")
+    assert shape('{"s": "[[[[", "id": 1}') == (1, 1)  # brackets inside strings do not count
+    assert shape(nested(5000))[0] == 5000
+
+
+def test_tool_calls_in_flight_are_bounded():
+    """With LEISHEN_MAX_IN_FLIGHT=1 three month-long finds sent at once: one runs, two are refused at once."""
+    session = Stdio(LEISHEN_MAX_IN_FLIGHT="1")
+    for ident in (10, 11, 12):
+        session.send({"jsonrpc": "2.0", "id": ident, "method": "tools/call",
+                      "params": {"name": "find", "arguments": MOMENTS}})
+    answers = {a["id"]: a["result"] for a in (session.answer() for _ in range(3))}
+    refused = [i for i, r in answers.items() if r.get("isError")]
+    assert len(refused) == 2, answers
+    for ident in refused:
+        assert "LEISHEN_MAX_IN_FLIGHT" in answers[ident]["content"][0]["text"]
+    assert "Traceback" not in session.close()
