@@ -200,17 +200,24 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
     if by.get("facet"):
         facet = next((f for f in j.get("facets", []) if f["facet"] == by["facet"]), {})
         head += f"  ({word('verdict_by', lang)} {_name(facet.get('names'), lang) or by['facet']} {_src(by.get('src'))})"
-    out = [f"== {topic_name} ==", head]
+    out = [f"== {topic_name} =="]
+    if (j.get("summary") or {}).get(lang):
+        out.append(f"» {j['summary'][lang]}")
+    out.append(head)
     gods = list(dict.fromkeys(f"{g.get('slot', '')} {_name(g.get('node'), 'zh')}" for g in j.get("use_god", [])))
     if gods:
         src = sorted({s for g in j["use_god"] for s in g.get("src") or []})
         out.append(f"{word('use_god', lang)}: " + "; ".join(gods) + f" {_src(src)}")
     for f in j.get("facets", []):
+        if f["status"] == "not asked":
+            continue
         answers = "、".join(_name(a, lang) + (f"@{a['place']}" if a.get("place") else "") for a in f.get("answer", []))
         status = {"decided": "", "open": word("open", lang), "未定": word("undecided", lang)}.get(f["status"], f["status"])
         out.append(f"  {_name(f.get('names'), lang) or f['facet']}: {answers or '—'} {status} "
                    f"{_src(f.get('src') or f.get('heading_src'))}".rstrip().replace("  ", " "))
-    reasons = j.get("reasons") or []
+        out += [f"    ? {q['ask'][lang]} {_src(q.get('src'))}" for q in (f.get("questions") or ())[:2]]
+    gods_found = {g.get("finding") for g in j.get("use_god", []) if g.get("finding")}
+    reasons = [r for r in j.get("reasons") or [] if r.get("finding") not in gods_found]
     if reasons:
         out.append(f"{word('reasons', lang)}:")
         out += [f"  {MARKS.get(r.get('polarity'), ' ')} {_why(r, lang, meanings or {})} {_src(r.get('src'))}" for r in reasons[:REASONS_SHOWN]]
@@ -220,6 +227,8 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
              f"{_src(w.get('src'))}" if w.get("date") else
              f"{_name(w.get('for'), lang)}: {word('undated', lang)} ({_reason(w, lang)}) {_src(w.get('src'))}"
              for w in j.get("when", [])]
+    dates += [f"{_name(u.get('for'), lang) + ': ' if u.get('for') else ''}{u['why'][lang]} {_src(u.get('src'))}".strip()
+              for u in j.get("undated", [])]
     if dates:
         out.append(f"{word('when', lang)}: " + "; ".join(dates))
     for c in j.get("conflicts", []):

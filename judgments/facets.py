@@ -191,8 +191,12 @@ def question_json(c: Candidate) -> dict:
     """A finding that needs judgment, as the asker's question: the answer it would give, the finding, its
     citation and what the asker must settle (the row's judgment note)."""
     f = c.finding
+    meaning = f.get("meaning") or {}
+    what = {lang: meaning.get(lang) or meaning.get("zh") or c.value for lang in ("zh", "ko", "en")}
     return {"value": c.value, "finding": f["id"], "src": list(f.get("src") or ()), "judgment": f.get("judgment"),
-            "meaning": dict(f.get("meaning") or {})}
+            "meaning": dict(meaning),
+            "ask": {"zh": f"待占者自定：{what['zh']}否？", "ko": f"묻는 이가 정할 것: {what['ko']}인가?",
+                    "en": f"for the asker to settle: {f.get('judgment') or what['en']}"}}
 
 
 def _src_of(cands: list[Candidate]) -> list[str]:

@@ -264,9 +264,9 @@ def not_found(fact, props: dict, gate: tuple) -> dict:
     facet, value, src = gate
     return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
             "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src], "needs": {"facet": facet, "value": value},
-            "why": {"zh": f"未見{event.get('name')}（{facet}非{value}），不定其期",
+            "why": {"zh": f"未見{event.get('name')}，不定其期",
                     "ko": f"{event.get('ko') or event.get('name')}이(가) 보이지 않아 날짜를 정하지 않는다",
-                    "en": f"not dated: {event.get('en') or event.get('name')} was not found ({facet} is not {value})"}}
+                    "en": f"not dated: {event.get('en') or event.get('name')} was not found"}}
 
 
 NO_TIMING = {"zh": "本占之文不言應期", "ko": "이 점의 글은 응기를 말하지 않는다",

@@ -71,9 +71,9 @@ def what_line(j: dict, by_id: dict, lang: str) -> str:
     for f in facets:
         if f["status"] == "decided":
             values = "、".join(_answer_text(a, lang) for a in f["answer"][:2])
-            parts.append(f"{_name(f['names'], lang)} {values}")
+            parts.append(f"{_name(f['names'], lang)}{COLON[lang]}{values}")
         elif f["status"] == "未定" and f["facet"] in WHAT_FIRST:
-            parts.append(f"{_name(f['names'], lang)} {UNDECIDED[lang]} ({_conflict_text(f, by_id, lang)})")
+            parts.append(f"{_name(f['names'], lang)}{COLON[lang]}{UNDECIDED[lang]} ({_conflict_text(f, by_id, lang)})")
         if len(parts) == WHAT_MAX:
             break
     body = SEP[lang].join(parts) if parts else NO_ANSWER[lang]
