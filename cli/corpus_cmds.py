@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from leishen.cli.corpus_warning import require_whole_corpus, warn_no_corpus
 from leishen.cli.options import emit_json, handle_errors, json_option, table
 from leishen.service import lore
 
@@ -21,6 +22,7 @@ corpus_option = click.option("--corpus", type=click.Path(file_okay=False), defau
 def check(corpus, extract, as_json):
     """Validate every table and check every citation against the corpus (exit 2 on any error;
     with --extract, exit 1 when the texts and the tables differ in a way not listed as known)."""
+    require_whole_corpus(corpus)
     out = lore.check(corpus, extract)
     if as_json:
         emit_json(out)
@@ -57,6 +59,7 @@ def coverage(corpus, rules, as_json):
     """How much of the inventory's 3,114 facts the graph holds, per section and document."""
     if rules:
         return _rule_coverage(as_json)
+    require_whole_corpus(corpus)
     report = lore.coverage(corpus)
     if as_json:
         emit_json(report)
@@ -81,6 +84,7 @@ def coverage(corpus, rules, as_json):
 @handle_errors
 def passage(src, corpus, as_json):
     """A passage (from your corpus folder, when found) with every fact that cites it."""
+    warn_no_corpus(corpus)
     out = lore.passage(src, corpus)
     if as_json:
         emit_json(out)

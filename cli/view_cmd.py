@@ -48,7 +48,9 @@ def view(symbol, depth, show_facts, moment, tz, topic, schema, output, backend, 
         fail("give exactly one of SYMBOL, --reading MOMENT or --schema")
     if moment is None and (tz or topic):
         fail("--tz and --topic go with --reading MOMENT")
+    from leishen.cli.corpus_warning import warn_damaged_corpus
     from leishen.viz import schema_page, symbol_page
+    warn_damaged_corpus(backend)  # the page's hover shows passages: say when there are none to show
     store = None if moment is not None and backend == "networkx" else open_backend(backend, uri, user, password)
     if moment is not None:
         page = page_for_reading(moment, tz, topic, store)

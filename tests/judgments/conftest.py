@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from datetime import datetime, timedelta, timezone
+
 import pytest
 
 import leishen
@@ -32,3 +35,10 @@ def facet(judgment: dict, name: str) -> dict:
 def values(judgment: dict, name: str) -> set:
     """The decided answers of a facet."""
     return {a["value"] for a in facet(judgment, name)["answer"]}
+
+
+def moments(n: int, seed: int) -> list[str]:
+    """*n* seeded random whole hours of 1980–2029 (UTC+8)."""
+    rng = random.Random(seed)
+    start = datetime(1980, 1, 1, tzinfo=timezone(timedelta(hours=8)))
+    return [(start + timedelta(hours=rng.randrange(0, 50 * 365 * 24))).isoformat() for _ in range(n)]

@@ -23,6 +23,8 @@ ALWAYS_JUSTIFIED: dict[str, str] = {
     "qimen/rules/facts/004/kesi.csv#16": "004:7 值符 gives the overall judgment (總斷): a reading instruction",
     "qimen/rules/facts/004/qiucai.csv#11": SIGNIFICATOR + " (時支: the price, 004:23)",
     "qimen/rules/facts/004/qiucai.csv#13": SIGNIFICATOR + " (日支: the goods' vigour, 004:23)",
+    "liuren/rules/facts/002/shefu_rules.csv#43": "002:163's 無物 test failing (有物): its three conditions together are "
+                                                 "rare, so there is a thing on nearly every chart, as the text expects",
 }
 
 
@@ -55,7 +57,7 @@ def test_every_judgment_has_use_god_method_and_own_reasons(every_topic):
             assert j["reasons"] or not j["counts"]["findings"], (reading["moment"], j["topic"])
             assert all(o["finding"] in ids and o["by"] in ids for o in j["overridden"])
             for f in j["facets"]:
-                assert f["status"] in ("decided", "未定", "open")
+                assert f["status"] in ("decided", "未定", "open", "not asked")
                 assert set(f["findings"]) <= ids
                 assert (f["status"] == "未定") == (f["conflict"] is not None)
 
