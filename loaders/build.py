@@ -25,7 +25,7 @@ from leishen.loaders.corpus import DOCS, Corpus, CorpusError, load_corpus
 from leishen.loaders.conditions import read_rules
 from leishen.loaders.records import Edge, Fact, GraphData, Node
 from leishen.loaders.schema import RelationDef, Schema, load_schema, ontology_dir
-from leishen.loaders.tables import (Registry, raise_errors, read_entities, read_facts,
+from leishen.loaders.tables import (Registry, check_data_tables, raise_errors, read_entities, read_facts,
                                     read_glossary)
 
 if TYPE_CHECKING:
@@ -41,7 +41,8 @@ def read_registry(schema: Schema | None = None) -> tuple[Registry, list[Fact]]:
     registry, errors = Registry(schema), []
     read_entities(folder / "entities", registry, errors)
     read_glossary(folder / "glossary", registry, errors)
-    raise_errors(errors, "the entity and glossary tables")
+    check_data_tables(folder, errors)
+    raise_errors(errors, "the entity, glossary and data tables")
     facts = read_facts(folder / "facts", registry, errors)
     raise_errors(errors, "the fact tables")
     return registry, facts
@@ -206,7 +207,7 @@ def graph_source(corpus: str | Path | None = None, *, check: bool = True) -> tup
             found = load_corpus(None)
         except CorpusError:
             found = None  # a damaged default corpus blocks only what needs the texts (check, passage …)
-        folder = found.folder if found else None
+        folder = found.folder if found and not found.gaps() else None  # so does one lacking or emptying a text
     return folder, check, ontology_dir()
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +30,20 @@ class Corpus:
 
     folder: Path
     passages: dict[str, dict[int, str]]
+    #: the file each document was read from
+    files: dict[str, Path] = field(default_factory=dict)
+
+    def gaps(self) -> list[str]:
+        """What the folder lacks: a text of DOCS that is missing, or one holding no Classical Chinese paragraph
+        (emptied); one line each, naming the document and the file."""
+        out = []
+        for doc in DOCS:
+            if doc not in self.passages:
+                out.append(f"corpus folder {self.folder} has no text {doc} (no {doc}_*.txt)")
+            elif not self.passages[doc]:
+                out.append(f"corpus file {self.files.get(doc, doc)} holds no Classical Chinese paragraph "
+                           f"(an emptied text?)")
+        return out
 
     def passage(self, cite: Citation) -> str:
         """The Chinese paragraph at *cite*; CitationError if there is none (a standard table's citation of a
@@ -107,14 +121,14 @@ def read_corpus(folder: Path) -> Corpus:
     """Read the texts of *folder* (files named ``<doc>_*.txt``)."""
     if not folder.is_dir():
         raise CitationError(f"corpus folder {folder} does not exist (give --corpus DIR or set LEISHEN_CORPUS)")
-    passages = {}
+    passages, files = {}, {}
     for doc in DOCS:
         found = sorted(folder.glob(f"{doc}_*.txt"))
         if found:
-            passages[doc] = _read_doc(found[0])
+            passages[doc], files[doc] = _read_doc(found[0]), found[0]
     if not passages:
         raise CitationError(f"corpus folder {folder} holds none of the texts {', '.join(DOCS)} (<doc>_*.txt)")
-    return Corpus(folder, passages)
+    return Corpus(folder, passages, files)
 
 
 def load_corpus(folder: str | Path | None = None) -> Corpus | None:

@@ -49,6 +49,35 @@ def _check_header(header: list[str], columns: tuple[str, ...], rel: str, errors:
     return True
 
 
+#: the tables of ``ontology/`` read outside the graph build (by the readings, the pages, ``check --extract``) and
+#: their columns; the graph build refuses one whose header holds another column or lacks one of them. The
+#: coverage tables are checked by their own reader (loaders/coverage.py), the judgment tables by judgments/.
+DATA_TABLES = {"readings/hanja_hangul.csv": ("char", "reading"),
+               "readings/judgment_notes.csv": ("en", "zh", "ko", "src"),
+               "readings/ko_hanja_names.csv": ("label", "name", "reason"),
+               "readings/ui_words.csv": ("key", "zh", "ko", "en", "note"),
+               "coverage/extraction_known.csv": ("spec", "kind", "row", "src", "reason")}
+
+
+def check_data_tables(folder: Path, errors: list[str]) -> None:
+    """An error naming file and column for each table of :data:`DATA_TABLES` (under the ontology *folder*) whose
+    header holds a column the table does not take, or lacks one it needs (only the header row is read)."""
+    import csv
+    for rel, columns in DATA_TABLES.items():
+        try:
+            with (folder / rel).open(encoding="utf-8", newline="") as fh:
+                header = [c.strip() for c in next(csv.reader([fh.readline()]), [])]
+        except (OSError, UnicodeDecodeError):
+            continue  # a missing or unreadable table is its reader's error, named there
+        for i, name in enumerate(header, 1):
+            if name not in columns:
+                errors.append(f"{rel} row 1 column {i} ({name!r}): unknown column (the table takes "
+                              f"{','.join(columns)})")
+        missing = [c for c in columns if c not in header]
+        if missing:
+            errors.append(f"{rel} row 1: header lacks column(s) {', '.join(missing)} (expected {','.join(columns)})")
+
+
 def read_csv(path: Path, columns: tuple[str, ...], rel: str, errors: list[str]) -> list[tuple[int, dict]]:
     """Rows of a CSV as (row number, dict), read strictly (:mod:`leishen.loaders.csvfile`); a missing
     required or an unknown column is an error."""
