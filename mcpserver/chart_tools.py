@@ -13,7 +13,7 @@ from pydantic import Field
 
 from leishen.mcpserver.toolkit import add, model_tool
 from leishen.service import readings as door
-from leishen.service.compact import DEFAULT_FIELDS, FINDING_FIELDS, FindingField, compact_reading
+from leishen.service.compact import DEFAULT_FIELDS, FINDING_FIELDS, FindingField, Lang, compact_reading
 from leishen.service.requests import ChartQuery, FindQuery, ReadingQuery
 
 SERVER = door.SERVER
@@ -22,6 +22,8 @@ SERVER = door.SERVER
 class ReadArgs(ReadingQuery):
     """A reading's moment, options and topic, and how much of it to give (compact by default)."""
 
+    lang: Lang = Field("en", description="the language of the names and glosses given beside the Chinese ones "
+                       "(zh, ko or en): topic, verdict, facets, answers, 用神, reasons, 應期, summary")
     findings: bool = Field(False, description="also list the findings (each rule the chart meets, with its src); "
                            "left out: only the judgments and the counts")
     limit: int = Field(50, ge=1, le=5000, description="with findings: at most this many, in the reading's order")
@@ -39,8 +41,9 @@ class FindArgs(FindQuery):
 
 
 READ_HELP = (
-    "The reading of a moment's chart, compact by default: the chart's summary, the judgment of each topic read "
-    "(verdict, 用神, the facets the text asks and their answers, reasons, set-aside findings, 應期 — each with its "
+    "The reading of a moment's chart, compact by default (one-line JSON, names in lang): the chart's summary "
+    "(pillars; Liu Ren plate, 將, 四課, 三傳; Qimen palaces with stems, star, gate and deity), the judgment of "
+    "each topic read (verdict, 用神, the facets the text asks and their answers, reasons, set-aside findings, 應期 — each with its "
     "src citations and the ids of the findings behind it), the tally of findings by polarity and the counts. "
     "Without topic: the general reading; topic '*': every topic (large, about 100 KB). Ask findings=true (with "
     "limit and fields) or ids=[…] to see the findings themselves; call `topics` for the topic names and "
@@ -56,7 +59,8 @@ def reading(reader, args: ReadArgs) -> dict[str, Any]:
     """The reading of *args* through the readings door, compacted as *args* asks."""
     full = door.read(args.chart(), topic=args.topic, reader=reader, request=args.request(), options=args.options(),
                      typed=False)
-    return compact_reading(full, findings=args.findings, fields=args.fields, limit=args.limit, ids=args.ids)
+    return compact_reading(full, findings=args.findings, fields=args.fields, limit=args.limit, ids=args.ids,
+                           lang=args.lang)
 
 
 def found(reader, args: FindArgs) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
@@ -109,12 +110,30 @@ def passage_of(doc: str, line: int, corpus=None) -> dict:
     return {**out, "facts": [compact_fact(f) for f in out["facts"]]}
 
 
+def passage_place(src: str | None, doc: str | None, line: int | None) -> tuple[str, int]:
+    """The (doc, line) a passage call names: from *src* ("003:51"), else from *doc* and *line*; CitationError
+    naming the argument when src is not doc:line, disagrees with doc or line, or neither is given."""
+    if src is None:
+        if doc is None or line is None:
+            raise CitationError(f"{'doc' if doc is None else 'line'}: give src (e.g. 003:51), or doc and line")
+        return doc, line
+    found = re.fullmatch(r"\s*(\d{3})\s*:\s*(\d+)\s*", src)
+    if not found:
+        raise CitationError(f"src: {src!r} is not doc:line (e.g. 003:51; doc one of {', '.join(DOCS)})")
+    if (doc is not None and doc != found[1]) or (line is not None and line != int(found[2])):
+        raise CitationError(f"src: {src!r} names another passage than doc and line; give one or the other")
+    return found[1], int(found[2])
+
+
 def add_corpus_tools(server: MCPServer, corpus=None) -> None:
     """``passage`` (and the ``passage://{doc}/{line}`` resources) and ``coverage``."""
-    def passage(doc: Annotated[Literal[DOCS], Field(description="the document of a src (the part before the "
-                                                                 "colon: 002 in 002:151)")],
-                line: Annotated[int, Field(ge=1, le=10_000_000, description="the line of a src (the part after "
-                                                                              "the colon: 151 in 002:151)")]) -> dict[str, Any]:
+    def passage(src: Annotated[str | None, Field(min_length=3, max_length=40, description="a citation as a reading "
+                                                   "gives it, doc:line (e.g. 003:51); or give doc and line")] = None,
+                doc: Annotated[Literal[DOCS] | None, Field(description="the document of a src (the part before "
+                                                                   "the colon: 002 in 002:151)")] = None,
+                line: Annotated[int | None, Field(ge=1, le=10_000_000, description="the line of a src (the part "
+                                                  "after the colon: 151 in 002:151)")] = None) -> dict[str, Any]:
+        doc, line = passage_place(src, doc, line)
         return passage_of(doc, line, corpus)
 
     def coverage(rules: Annotated[bool, Field(description="false: how much of the inventory's facts the graph "
@@ -122,9 +141,10 @@ def add_corpus_tools(server: MCPServer, corpus=None) -> None:
                                               "structured conditions, per document")] = False) -> dict[str, Any]:
         return lore.rule_coverage() if rules else lore.coverage(corpus)
 
-    add(server, passage, "passage", "Follow a citation: the passage at src doc:line, its Classical Chinese text read "
-        "from the user's corpus folder (never stored in leishen), with every fact citing it. The same answer is "
-        "the resource passage://{doc}/{line}.")
+    add(server, passage, "passage", "Follow a citation: the passage at src doc:line (give src as a reading hands it "
+        "out, e.g. {\"src\": \"003:51\"}, or doc and line), its Classical Chinese text and the Korean translation "
+        "beside it (ko), read from the user's corpus folder (never stored in leishen), with every fact citing it. "
+        "The same answer is the resource passage://{doc}/{line}.")
     add(server, coverage, "coverage", "How much of the texts the graph holds (leishen coverage --json), or with "
         "rules=true how many rule facts are structured (leishen coverage --rules --json).")
 

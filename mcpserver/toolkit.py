@@ -10,10 +10,11 @@ from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from leishen.errors import LeishenError
+from leishen.service.compact import compact_text
 from leishen.service.requests import validation_message
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -39,13 +40,22 @@ def one_line(exc: Exception) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
+def compact_result(result):
+    """A tool's dict answer as the SDK's result: the same data as structured content, and as text content the
+    one-line JSON an assistant reads (:func:`leishen.service.compact.compact_text`: no indentation); anything
+    else as it is."""
+    if not isinstance(result, dict):
+        return result
+    return CallToolResult(content=[TextContent(type="text", text=compact_text(result))], structured_content=result)
+
+
 def tool_errors(fn):
     """Turn a LeishenError (bad input) or a ValidationError into a ToolError, whose one-line message the client
-    sees; anything else stays a crash, logged by the server."""
+    sees; anything else stays a crash, logged by the server. A dict answer's text content is compact JSON."""
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            return compact_result(fn(*args, **kwargs))
         except LeishenError as exc:
             raise ToolError(one_line(exc)) from exc
         except ValidationError as exc:

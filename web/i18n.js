@@ -63,7 +63,8 @@ const INTERNAL = /\bJ\d+\b|\b\d{3}-S\d[\w.]*(?:-\d+)?|inventory (?:meta )?row|\b
  * that names an internal code left out; "" when nothing is left. */
 export function plain(text) {
   if (text === null || text === undefined) return "";
-  const clauses = String(text).split(/\s*;\s*/).map((c) => c.replace(/^\s*J\d+\s*[:：]\s*/, "").trim());
+  const clauses = String(text).replace(/\s*\(\d+\.\d+\.[\w.]+\)/g, "").split(/\s*;\s*/)
+    .map((c) => c.replace(/^\s*J\d+\s*[:：]\s*/, "").trim());
   return clauses.filter((c) => c && !INTERNAL.test(c)).join("; ");
 }
 /** Every element marked data-t gets its word in the page's language. */

@@ -36,7 +36,7 @@ def answers():
              ("find", {"rule": "relations", "start": "2026-01-01T00:00+08:00", "end": "2026-01-01T02:00+08:00"}),
              ("chart", {"moment": "2026-13-01T10:00+09:00"}),
              ("symbol", {"name": "子", "extra": 1}),
-             ("read", {"moment": "2026-12-01T10:00+09:00", "lang": "en"}),
+             ("read", {"moment": "2026-12-01T10:00+09:00", "language": "en"}),
              ("resolve", {"q": "神后", "x": 1}),
              ("find", {"rule": "kin", "start": "bad", "end": "2026-01-01T02:00+08:00"})]
     return asyncio.run(session_run(calls))
@@ -96,7 +96,7 @@ def test_read_chart_and_find(answers):
 def test_an_unknown_argument_is_a_tool_error_naming_it(answers):
     """As the HTTP API refuses an unknown parameter: a misspelt option is never silently the default."""
     tools, results = answers
-    for result, name in zip(results[9:12], ("extra", "lang", "x")):
+    for result, name in zip(results[9:12], ("extra", "language", "x")):
         assert result.is_error and name in result.content[0].text, result.content[0].text
     assert all(t.input_schema.get("additionalProperties") is False for t in tools.tools)
     find = results[12]

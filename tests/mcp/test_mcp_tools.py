@@ -110,7 +110,8 @@ def test_read_goes_through_the_readings_door(answers):
     query = ReadingQuery(moment=MOMENT, topic="射覆")
     full = door.read(query.chart(), topic="射覆", reader=door.reader_for(), request=query.request(),
                      options=query.options(), typed=False)
-    assert results[1].structured_content["judgments"] == [compact_judgment(j) for j in full["judgments"]]
+    meanings = {f["id"]: f["meaning"] for f in full["findings"]}
+    assert results[1].structured_content["judgments"] == [compact_judgment(j, "en", meanings) for j in full["judgments"]]
     assert results[1].structured_content == compact_reading(full)
 
 
