@@ -1,0 +1,123 @@
+"""Issue #41's guarantees over 300 seeded random moments × every topic (one ``*`` reading each): no decided answer
+rests on a row that needs judgment; no AVOIDS row returned as a prescription; no date for an event the judgment
+did not find; no 五味 for an object not judged edible; 出行 and 疾病 read the 值使; no 吉 verdict while a decisive
+凶 line of the topic holds, unless the facet names the conflict; every judgment has a summary in zh, ko and en
+with no internal code; and the procedure table itself names only real rows and facets."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import leishen
+from leishen.judgments import judge
+from leishen.judgments.procedures import check_procedures, procedure_of
+from leishen.judgments.tables import facet_table
+from leishen.judgments.timing import dated_events
+from tests.judgments.conftest import moments
+
+CODE = re.compile(r"\bJ\d+\b|issue #|inventory|\d{3}-S\d+|\.csv#")  # what a user is never shown
+
+
+@pytest.fixture(scope="module")
+def judged_all(reader):
+    """(reading, judgments) of 300 seeded moments read for every topic."""
+    out = []
+    for moment in moments(300, 41):
+        chart = leishen.chart(moment)
+        reading = reader.read(chart, topic="*")
+        out.append((reading, judge(reading, chart, reader)))
+    return out
+
+
+def _facts(reader, reading):
+    """finding id → its fact (None for a finding of no table row)."""
+    return {f["id"]: reader.facts.get(f["rule"]["fact"]) for f in reading["findings"]}
+
+
+def test_the_procedure_table_names_real_rows_and_facets(reader):
+    items = {f.item for f in reader.facts.values() if f.item}
+    facets = {(t, f.name) for t, fs in facet_table().items() for f in fs}
+    assert check_procedures(items, facets) == []
+
+
+def test_no_decided_answer_rests_on_a_row_that_needs_judgment(judged_all):
+    for reading, judgments in judged_all:
+        certainty = {f["id"]: f["certainty"] for f in reading["findings"]}
+        for j in judgments:
+            for f in j["facets"]:
+                for a in f["answer"] + (f["conflict"] or []):
+                    assert all(certainty[x] == "holds" for x in a["findings"]), (reading["moment"], j["topic"], f["facet"])
+                assert all(certainty[q["finding"]] == "needs_judgment" for q in f["questions"])
+
+
+def test_avoid_stays_avoid(judged_all, reader):
+    seen = 0
+    for reading, judgments in judged_all:
+        facts = _facts(reader, reading)
+        for j in judgments:
+            for f in j["facets"]:
+                for a in f["answer"]:
+                    avoids = [x for x in a["findings"] if facts[x] is not None and facts[x].relation == "AVOIDS"]
+                    if avoids and a["value"] not in ("吉", "凶", "混"):
+                        seen += 1
+                        assert a["avoid"] and a["zh"].startswith("忌") and a["en"].startswith("avoid: ")
+                        assert len(avoids) == len(a["findings"]), "what to avoid is never merged with what to do"
+    assert seen, "an AVOIDS answer was met"
+
+
+def test_dates_only_for_what_was_found(judged_all):
+    gates = dated_events()
+    for reading, judgments in judged_all:
+        for j in judgments:
+            by_name = {f["facet"]: f for f in j["facets"]}
+            topic_id = f"Topic:{j['topic']}"
+            for w in j["when"]:
+                gate = gates.get((topic_id, w["for"]["id"]))
+                if gate is not None:
+                    f = by_name[gate[0]]
+                    assert f["status"] == "decided" and gate[1] in {a["value"] for a in f["answer"]}, \
+                        (reading["moment"], j["topic"], w["for"]["zh"])
+            for u in j["undated"]:
+                assert all(u["why"][lang] for lang in ("zh", "ko", "en"))
+
+
+def test_taste_only_of_food(judged_all):
+    for reading, judgments in judged_all:
+        j = next(x for x in judgments if x["topic"] == "射覆")
+        by_name = {f["facet"]: f for f in j["facets"]}
+        edible = by_name["可食否"]["status"] == "decided" and {a["value"] for a in by_name["可食否"]["answer"]} == {"可食"}
+        assert edible or (by_name["五味"]["status"] == "not asked" and not by_name["五味"]["answer"])
+
+
+def test_travel_and_illness_read_the_duty_gate(judged_all):
+    for reading, judgments in judged_all:
+        for j in judgments:
+            if j["topic"] in ("出行", "疾病") and reading["chart"].get("qimen"):
+                gods = [g for g in j["use_god"] if g["slot"] == "值使宮"]
+                assert gods and gods[0]["role"] == "先看", (reading["moment"], j["topic"])
+
+
+def test_no_good_verdict_while_a_decisive_ill_line_holds(judged_all, reader):
+    for reading, judgments in judged_all:
+        facts = _facts(reader, reading)
+        for j in judgments:
+            verdict_facet = next((f for f in j["facets"] if f["verdict"]), None)
+            proc = verdict_facet and procedure_of(f"Topic:{j['topic']}", verdict_facet["facet"])
+            if proc is None:
+                continue
+            aside = {o["finding"] for o in j["overridden"]}
+            decisive = [f for f in reading["findings"] if f["topic"] == j["topic"] and f["polarity"] == "凶"
+                        and f["certainty"] == "holds" and f["id"] not in aside and facts[f["id"]] is not None
+                        and proc.tiers.get(facts[f["id"]].item, (9, ""))[1] == "decisive"]
+            if decisive:
+                assert j["verdict"] != "吉", (reading["moment"], j["topic"], [f["id"] for f in decisive])
+
+
+def test_every_judgment_has_a_summary_in_three_languages(judged_all):
+    for reading, judgments in judged_all[:100]:
+        for j in judgments:
+            for lang in ("zh", "ko", "en"):
+                text = j["summary"][lang]
+                assert text and not CODE.search(text), (reading["moment"], j["topic"], lang, text)
