@@ -229,6 +229,8 @@ def _decide(facet: Facet, cands: list[Candidate]) -> tuple[list, dict]:
     whose answers add up, else those of the first rank — and, where that rank gives 吉, the caution lines of the
     procedure that hold beside it (004:43: named as a conflict, never a verdict of their own)."""
     if facet.kind == "many":
+        if procedure_of(facet.topic, facet.name) is not None:  # ranked: its first tier decides, the rest is `also`
+            cands = [c for c in cands if c.rank[0] == cands[0].rank[0]]
         return cands, _by_value(cands)
     first = [c for c in cands if c.rank == cands[0].rank and not c.caution]
     if not first:
@@ -255,10 +257,12 @@ def answer_facet(facet: Facet, cands: list[Candidate], asks: list[Candidate] = (
             places.setdefault(_place(c, facet.per), []).append(c)
     else:
         places = {None: cands}
-    conflict, deciding = [], []
+    conflict, deciding, also = [], [], []
     for place, group in places.items():
         decided, values = _decide(facet, group)
         deciding += decided
+        chosen = {id(c) for c in decided}
+        also += [c for c in group if id(c) not in chosen]
         answers = [value_json(v, cs, place) for (v, _), cs in values.items()]
         if facet.kind == "one" and len(values) > 1:
             conflict += answers
@@ -269,6 +273,8 @@ def answer_facet(facet: Facet, cands: list[Candidate], asks: list[Candidate] = (
         ids = set(out["findings"])
         deciding = [c for c in cands if c.finding["id"] in ids]
     out["src"] = _src_of(deciding)
+    if facet.kind == "many":  # a ranked facet's later tiers: shown as what else the text names, never decided
+        out["also"] = [value_json(v, cs) for (v, _), cs in _by_value(also).items()]
     if conflict:
         out["status"], out["conflict"] = "未定", conflict
     elif out["answer"]:

@@ -23,7 +23,7 @@ ALWAYS_JUSTIFIED: dict[str, str] = {
     "qimen/rules/facts/004/kesi.csv#16": "004:7 值符 gives the overall judgment (總斷): a reading instruction",
     "qimen/rules/facts/004/qiucai.csv#11": SIGNIFICATOR + " (時支: the price, 004:23)",
     "qimen/rules/facts/004/qiucai.csv#13": SIGNIFICATOR + " (日支: the goods' vigour, 004:23)",
-    "liuren/rules/facts/002/shefu_rules.csv#43": "002:163's 無物 test failing (有物): its three conditions together are "
+    "liuren/rules/facts/002/shefu_rules.csv#137": "002:163's 無物 test failing (有物): its three conditions together are "
                                                  "rare, so there is a thing on nearly every chart, as the text expects",
 }
 
