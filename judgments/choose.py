@@ -18,8 +18,6 @@ from leishen.judgments.procedure import DEFAULT_OPTIONS, judge_topic
 from leishen.judgments.tables import facet_table
 
 VERDICTS = ("吉", "凶", "混", "平", "未定")
-#: moments per block a process judges at once (cut further at each solar term: service/findwork.py)
-BLOCK = 96
 
 
 class ChooseError(LeishenError):
@@ -48,11 +46,14 @@ def check_request(reader, topic: str, verdict: str | None, facets: dict) -> str:
         raise ChooseError("topic: choosing a time needs one topic", "topic")
     if verdict is not None and verdict not in VERDICTS:
         raise ChooseError(f"verdict: {verdict!r} is not one of {', '.join(VERDICTS)}", "verdict")
-    known = {f.name for f in facet_table().get(topic_id, ())}
-    for name in facets:
+    known = {f.name: f for f in facet_table().get(topic_id, ())}
+    for name, value in facets.items():
         if name not in known:
             raise ChooseError(f"facet: {reader.props[topic_id]['name']} has no facet {name!r}; its facets: "
                               f"{', '.join(sorted(known)) or 'none'}", "facet")
+        values = list(dict.fromkeys(a.value for a in known[name].answers))
+        if value not in values and not any(v.startswith("=") for v in values):  # (=name: a value read off the chart)
+            raise ChooseError(f"facet: {name} is never answered {value!r}; its answers: {', '.join(values)}", "facet")
     return topic_id
 
 
@@ -81,7 +82,58 @@ def _hit(chart: dict, judgment: dict) -> dict:
     return {"moment": chart["moment"], "verdict": judgment["verdict"], "verdict_by": by,
             "facets": {f["facet"]: [a["value"] for a in f["answer"]] for f in judgment["facets"]
                        if f["status"] == "decided"},
+            "summary": judgment.get("summary"),
             "reasons": [{"finding": r["finding"], "meaning": r["meaning"], "polarity": r["polarity"], "src": r["src"]}
                         for r in reasons[:8]]}
 
 
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One 擇時 request, checked: the topic, the verdict and facet answers asked and how a moment is charted."""
+
+    topic: str
+    verdict: str | None
+    facets: tuple[tuple[str, str], ...]
+    request: ChartRequest
+
+    def judged(self, reader, moments_: list[datetime]) -> list[dict]:
+        """The chosen moments among these, judged with *reader* (in whichever process runs it)."""
+        name, facets = reader.props[self.topic]["name"], dict(self.facets)
+        out, last_parts, last = [], None, None
+        for t in moments_:
+            chart = build_chart(t, self.request)
+            parts = [chart.get(s) for s in self.request.systems]
+            if parts != last_parts:  # the two hours of one double hour often give the same chart: judge it once
+                reading = reader.read(chart, topic=name, lore=False, trail=False)
+                judgment = judge_topic(self.topic, reading, chart, reader, DEFAULT_OPTIONS)
+                last_parts, last = parts, judgment if holds(judgment, self.verdict, facets) else None
+            if last is not None:
+                out.append(_hit(chart, last))
+        return out
+
+
+def choice(reader, topic: str, verdict: str | None = None, facets: dict | None = None,
+           request: ChartRequest = ChartRequest()) -> Choice:
+    """The checked :class:`Choice` of a request (ChooseError naming the field at fault), charting only the systems
+    the topic's rules read unless *request* names its own."""
+    facets = facets or {}
+    topic_id = check_request(reader, topic, verdict, facets)
+    if request.systems == ChartRequest().systems:
+        request = replace(request, systems=topic_systems(reader, topic_id))
+    return Choice(topic_id, verdict, tuple(facets.items()), request)
+
+
+def choose(reader, topic: str, start: datetime, end: datetime, *, verdict: str | None = None,
+           facets: dict | None = None, step: str = "hour", request: ChartRequest = ChartRequest(),
+           jobs: int = 1, executor: Executor | None = None, source=None) -> Iterator[dict]:
+    """The moments from *start* to *end* (every *step*) whose judgment for *topic* has *verdict* and the facet
+    answers asked, in order: judged in this process, by *jobs* forked processes, or on *executor* (any
+    :class:`concurrent.futures.Executor`, e.g. a Dask client's; its workers open *source*, by default the
+    reader's backend: :class:`leishen.service.findwork.Source`)."""
+    from leishen.engine.moment import moments
+    from leishen.service import findwork
+    work = findwork.Work(source or findwork.Source.of(reader), choice(reader, topic, verdict, facets, request))
+    for _, _, found in findwork.spread(work, list(moments(start, end, step)), reader, jobs, executor):
+        yield from found

@@ -23,9 +23,6 @@ __all__ = ["Limits", "LIBRARY", "SERVER", "FindDeadline", "reader_for", "read_ty
            "find", "find_rule"]
 
 SYSTEM_KEYS = ("liuren", "qimen", "ninestar")
-#: how many moments 擇時 judges between two looks at the clock (deadline, progress) when it runs in this process
-#: (with more than one process, a chunk is :data:`leishen.judgments.choose.POOL_CHUNK` moments)
-CHOOSE_CHUNK = 48
 
 
 @dataclass(frozen=True)
@@ -146,21 +143,30 @@ def plan(start: str | datetime, end: str | datetime, tz: str | None = None, step
 
 def find(reader, start: datetime, end: datetime, *, rule: str | None = None, topic: str | None = None,
          verdict: str | None = None, facets=None, step: str = "hour", request: ChartRequest = ChartRequest(),
-         limits: Limits = LIBRARY, jobs: int = 1, progress=None):
+         limits: Limits = LIBRARY, jobs: int = 1, progress=None, when: str | None = None, executor=None,
+         source=None):
     """The hits of a find from *start* to *end* (moments from :func:`plan`): by *rule* (the moments it holds,
-    with the findings) or, given *verdict* or *facets* (FACET=VALUE items or a dict), 擇時 — the moments whose
-    judgment of *topic* has that verdict and facet answers, each with its deciding reasons
-    (:func:`leishen.judgments.choose.choose`, *jobs* processes). Stops with FindDeadline past
-    ``limits.seconds``; *progress* is called as ``progress(moment, n)``: *n* more moments scanned, up to *moment*."""
+    with the findings), by *when* (a condition in the rule vocabulary: :mod:`leishen.service.whenfind`) or, given
+    *verdict* or *facets* (FACET=VALUE items or a dict), 擇時 — the moments whose judgment of *topic* has that
+    verdict and facet answers, each with its deciding reasons (:mod:`leishen.judgments.choose`). *when* and 擇時
+    run in this process, on *jobs* forked processes or on *executor* (whose workers open *source*:
+    :class:`leishen.service.findwork.Source`). Stops with FindDeadline past ``limits.seconds``; *progress* is
+    called as ``progress(moment, n)``: *n* more moments scanned, up to *moment*."""
     clock = _Clock(limits, progress)
-    if verdict is None and not facets:
-        if rule is None:
-            raise FindError("rule: give a rule, or a topic with a verdict (擇時)", "rule")
+    chosen = verdict is not None or bool(facets)
+    if sum((rule is not None, when is not None, chosen)) > 1:
+        raise FindError("rule: give one of a rule, a condition (when) or a verdict (擇時)", "rule")
+    if rule is not None:
         yield from find_rule(reader, rule, start, end, step=step, topic=topic, request=request, progress=clock.tick)
         return
-    if rule is not None:
-        raise FindError("rule: give a rule or a verdict, not both", "rule")
-    yield from _chosen(reader, topic, start, end, verdict, facets, step, request, jobs, clock)
+    if when is not None:
+        from leishen.service.whenfind import when_task
+        task = when_task(reader, when, topic, request)
+    elif chosen:
+        task = _choice(reader, topic, verdict, facets, request)
+    else:
+        raise FindError("rule: give a rule, a condition (when), or a topic with a verdict (擇時)", "rule")
+    yield from _spread(reader, task, start, end, step, jobs, executor, source, clock)
 
 
 def lore_systems(query: str) -> tuple[str, ...]:
@@ -218,17 +224,20 @@ class _Clock:
             self.progress(moment, n)
 
 
-def _chosen(reader, topic, start, end, verdict, facets, step, request, jobs, clock: _Clock):
-    """擇時 through :func:`leishen.judgments.choose.chosen_chunks`: the range judged in chunks (CHOOSE_CHUNK
-    moments in this process; POOL_CHUNK moments per task of one pool of *jobs* processes), the clock read and
-    the progress told as each chunk's hits come back, in order."""
-    from leishen.judgments.choose import POOL_CHUNK, chosen_chunks, parse_facets
+def _choice(reader, topic, verdict, facets, request):
+    """The checked 擇時 request (:class:`leishen.judgments.choose.Choice`); ChooseError naming the field."""
+    from leishen.judgments.choose import ChooseError, choice, parse_facets
     if not topic:
-        from leishen.judgments.choose import ChooseError
         raise ChooseError("topic: choosing a time needs one topic (e.g. 出行)", "topic")
-    facets = facets if isinstance(facets, dict) else parse_facets(facets)
-    size = CHOOSE_CHUNK if jobs == 1 else POOL_CHUNK
-    for last, n, found in chosen_chunks(reader, topic, start, end, verdict=verdict, facets=facets, step=step,
-                                        request=request, jobs=jobs, size=size):
+    return choice(reader, topic, verdict, facets if isinstance(facets, dict) else parse_facets(facets), request)
+
+
+def _spread(reader, task, start, end, step, jobs, executor, source, clock: _Clock):
+    """The hits of *task* over the range, in order (:func:`leishen.service.findwork.spread`: here, on *executor*
+    or on *jobs* processes), the clock read and the progress told as each block's hits come back."""
+    from leishen.engine.moment import moments
+    from leishen.service import findwork
+    work = findwork.Work(source or findwork.Source.of(reader), task)
+    for last, n, found in findwork.spread(work, list(moments(start, end, step)), reader, jobs, executor):
         yield from found
         clock.tick(last, n)
