@@ -87,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     mount_views(app)
     add_redoc(app)
     app.add_middleware(GZipMiddleware, minimum_size=0)  # every answer compressed for a client that accepts gzip
+    app.add_middleware(deps.InFlightLimit, limit=settings.max_in_flight)  # 429 past the bound, before any work
     app.add_middleware(HeadAsGet)
     return app
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel
@@ -63,3 +65,45 @@ def corpus(request: Request):
         raise NotFound("this server has no corpus folder, so passages cannot be shown: start it with "
                        "--corpus DIR (the folder holding 000_*.txt …) or set LEISHEN_CORPUS")
     return found
+
+
+#: the routes that compute (a reading, a range scan, a path search, a named query, a reading's page): each
+#: holds one of the in-flight slots of :class:`InFlightLimit`. /cypher has its own bound
+#: (``LEISHEN_CYPHER_MAX_IN_FLIGHT``, :mod:`leishen.service.cypher`); /health, the docs and the page's files none.
+COMPUTING = ("/readings", "/find", "/paths", "/queries/", "/views/reading", "/views/symbol/", "/facts",
+             "/symbols/", "/coverage")
+RETRY_AFTER = 1  # seconds: about what a reading or a short find takes
+
+
+class InFlightLimit:
+    """ASGI middleware: at most *limit* computing requests (:data:`COMPUTING`) run at once in this app; one more
+    is answered at once with 429, ``Retry-After`` and a one-line error naming the limit, before any work or any
+    worker thread is taken, so /health and the other routes keep answering while the server is saturated. The
+    count is this instance's own (one per app), kept on the event loop's thread."""
+
+    def __init__(self, app, limit: int):
+        self.app = app
+        self.limit = limit
+        self.running = 0
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or not scope["path"].startswith(COMPUTING):
+            return await self.app(scope, receive, send)
+        if self.running >= self.limit:
+            return await self.refuse(send)
+        self.running += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.running -= 1
+
+    async def refuse(self, send) -> None:
+        """The 429 answer: what was refused, the limit and its setting, when to try again."""
+        message = (f"busy: {self.limit} computing requests (readings, find, paths, queries, reading pages) are "
+                   f"already running, the most this server runs at once (LEISHEN_MAX_IN_FLIGHT, or "
+                   f"LEISHEN_API_MAX_IN_FLIGHT); try again in {RETRY_AFTER} s")
+        body = json.dumps({"error": message, "status": 429, "type": "Busy", "field": None, "matches": []}).encode()
+        await send({"type": "http.response.start", "status": 429, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            (b"retry-after", str(RETRY_AFTER).encode())]})
+        await send({"type": "http.response.body", "body": body})

@@ -58,7 +58,7 @@ class Settings:
     find_max_steps: int = SERVER.max_moments
     find_timeout: float = SERVER.seconds
     #: computing requests (/readings, /find, /views/reading, /cypher) run at once; one more is answered 429 with
-    #: Retry-After at once (``LEISHEN_MAX_IN_FLIGHT``, else twice the CPUs, at least 2)
+    #: Retry-After at once (``LEISHEN_MAX_IN_FLIGHT``, else the CPUs, at least 2)
     max_in_flight: int = field(default_factory=max_in_flight)
 
     def find_limits(self) -> Limits:

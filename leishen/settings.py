@@ -57,7 +57,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("LEISHEN_NO_READING_CACHE", "bool", False, "keep nothing from one reading to the next"),
     Setting("LEISHEN_MAX_IN_FLIGHT", "int", None, "computing requests (readings, find, views of a reading, MCP "
             "tools) one server process runs at once; one more is answered 429 with Retry-After "
-            "(default: twice the CPUs, at least 2)", 1, 10_000),
+            "(default: the CPUs, at least 2: a reading holds the interpreter, more at once only wait)", 1, 10_000),
     Setting("LEISHEN_CYPHER_MAX_IN_FLIGHT", "int", None, "ad-hoc Cypher queries one process runs at once "
             "(default: twice the CPUs)", 1, 10_000),
     Setting("LEISHEN_MAX_ANSWER_ROWS", "int", 100_000, "most rows a Neo4j answer may hold before it is refused",
@@ -142,9 +142,9 @@ def check_all(environ=None) -> None:
 
 
 def max_in_flight(environ=None) -> int:
-    """``LEISHEN_MAX_IN_FLIGHT``, else twice the CPUs (at least 2)."""
+    """``LEISHEN_MAX_IN_FLIGHT``, else the CPU count (at least 2)."""
     found = get("LEISHEN_MAX_IN_FLIGHT", environ)
-    return found if found is not None else max(2, 2 * _cpus())
+    return found if found is not None else max(2, _cpus())
 
 
 def cypher_max_in_flight(environ=None) -> int:

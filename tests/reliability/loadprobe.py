@@ -1,0 +1,131 @@
+"""A live ``leishen serve`` under 100 concurrent computing requests, and /health timed meanwhile (#40 item 1).
+
+Shared by the NetworkX test (tests/reliability/test_in_flight.py) and the Neo4j one (tests/neo4j). Every loop is
+bounded in time and count; the server is stopped (its process group) whatever happens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+CLIENTS = 100
+LOAD_SECONDS = 6.0
+HEALTH_SAMPLES = 40
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def fetch(url: str, timeout: float = 60) -> tuple[int, dict, dict]:
+    """(status, headers with lower-case names, JSON body) of a GET, error statuses included."""
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, {k.lower(): v for k, v in response.headers.items()}, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, {k.lower(): v for k, v in error.headers.items()}, json.loads(error.read())
+
+
+@contextlib.contextmanager
+def serving(*args: str, env: dict | None = None):
+    """``leishen serve --port P ARGS`` in its own process group; yields its base URL once /health answers."""
+    port = free_port()
+    command = [sys.executable, "-m", "leishen.cli.main", "serve", "--port", str(port), *args]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              env={**os.environ, **(env or {})}, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(1200):
+            if server.poll() is not None:
+                raise AssertionError(f"leishen serve exited with {server.returncode}: "
+                                     f"{server.stderr.read().decode()[-2000:]}")
+            with contextlib.suppress(OSError):
+                if fetch(base + "/health", timeout=5)[0] == 200:
+                    break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("leishen serve did not come up in 120 s")
+        yield base
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.communicate(timeout=30)
+
+
+def moment_url(base: str, n: int) -> str:
+    """A reading of every topic at a moment of its own (no two clients read the same chart)."""
+    moment = f"2026-{1 + n % 12:02d}-{1 + n % 28:02d}T{n % 24:02d}:00+09:00"
+    return f"{base}/readings?" + urllib.parse.urlencode({"moment": moment, "topic": "*"})
+
+
+def under_load(base: str, clients: int = CLIENTS, seconds: float = LOAD_SECONDS) -> dict:
+    """*clients* threads sending readings for *seconds* (each waits what a 429's Retry-After says, then sends
+    again), /health timed HEALTH_SAMPLES times
+    meanwhile: the statuses seen, a 429's body and headers, and the /health times in seconds."""
+    stop = time.monotonic() + seconds
+    statuses: dict[int, int] = {}
+    refused: list = []
+    lock = threading.Lock()
+
+    def client(n: int) -> None:
+        while time.monotonic() < stop:
+            try:
+                status, headers, body = fetch(moment_url(base, n), timeout=120)
+            except OSError:
+                status, headers, body = -1, {}, {}
+            with lock:
+                statuses[status] = statuses.get(status, 0) + 1
+                if status == 429 and not refused:
+                    refused.append((headers, body))
+            if status == 429:  # a client that honours Retry-After, as HTTP asks
+                time.sleep(min(float(headers.get("retry-after", 1)), max(0.0, stop - time.monotonic())))
+            n += CLIENTS
+
+    threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)  # every client has sent its first request
+    probe = subprocess.run([sys.executable, __file__, base], capture_output=True, text=True, timeout=300)
+    assert probe.returncode == 0, probe.stderr
+    times = json.loads(probe.stdout)
+    for thread in threads:
+        thread.join(seconds + 180)
+    return {"statuses": statuses, "refused": refused, "health": sorted(times)}
+
+
+def p95(times: list[float]) -> float:
+    return sorted(times)[max(0, int(round(0.95 * len(times))) - 1)]
+
+
+def health_times(base: str) -> list[float]:
+    """HEALTH_SAMPLES timed GETs of /health, 50 ms apart (run in a process of its own, so that the load's client
+    threads do not slow the timing), each asserted 200 ok."""
+    times = []
+    for _ in range(HEALTH_SAMPLES):
+        start = time.perf_counter()
+        status, _, body = fetch(base + "/health", timeout=60)
+        times.append(time.perf_counter() - start)
+        assert status == 200 and body["status"] == "ok", (status, body)
+        time.sleep(0.05)
+    return times
+
+
+if __name__ == "__main__":  # the /health probe: python loadprobe.py BASE_URL → the times as JSON
+    print(json.dumps(health_times(sys.argv[1])))
