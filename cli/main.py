@@ -26,6 +26,7 @@ COMMANDS = {
     "cypher": "leishen.cli.cypher_cmd:cypher",
     "read": "leishen.cli.read_cmds:read",
     "find": "leishen.cli.read_cmds:find",
+    "moments": "leishen.cli.read_cmds:moments",
     "topics": "leishen.cli.read_cmds:topics",
     "view": "leishen.cli.view_cmd:view",
     "serve": "leishen.cli.serve_cmd:serve",

@@ -1,6 +1,6 @@
-"""``leishen read`` and ``leishen find``: a chart read by graph traversal (findings and judgments), the moments a
-rule holds, and the moments whose judgment of a topic has a verdict (擇時). Both go through the readings door,
-:mod:`leishen.service.readings`."""
+"""``leishen read``, ``leishen find`` and ``leishen moments``: a chart read by graph traversal (findings and
+judgments), the moments a rule or a condition holds, the moments whose judgment of a topic has a verdict (擇時),
+and the hours whose four pillars match. All go through the readings door, :mod:`leishen.service.readings`."""
 
 from __future__ import annotations
 
@@ -14,7 +14,10 @@ from leishen.cli.options import backend_options, handle_errors
 from leishen.cli.render_reading import CHART_HOPS, MARKS, path_words, render_reading  # noqa: F401
 from leishen.errors import ChartError
 from leishen.judgments.procedure import DEFAULT_OPTIONS, OPTIONS
+from leishen.judgments.choose import VERDICTS
 from leishen.readings.lore import DEFAULT_LESSONS, LESSONS
+from leishen.service import findexport
+from leishen.service.findexport import FORMATS
 
 LANGS = ("zh", "ko", "en")
 
@@ -102,33 +105,81 @@ def read(moment, tz, fold, topic, lang, typed, every, lessons, backend, uri, use
 @click.option("--to", "end", required=True, help="end of the range (inclusive)")
 @click.option("--tz", default=None, help="IANA time zone for moments without offset")
 @click.option("--step", type=click.Choice(["hour", "day"]), default="hour", show_default=True)
-@click.option("--topic", default=None, help="with RULE: the topic whose rules count; with --verdict or --facet: the "
-              "topic judged (擇時)")
-@click.option("--verdict", type=click.Choice(["吉", "凶", "混", "平", "未定"]), default=None,
+@click.option("--topic", "topics", multiple=True, help="with RULE or --when: the topic whose rules count; with "
+              "--verdict, --facet or --summary: the topic judged (擇時, one a search)")
+@click.option("--verdict", type=click.Choice(VERDICTS), default=None,
               help="擇時: the moments whose judgment of --topic has this verdict")
 @click.option("--facet", "facets", multiple=True, metavar="FACET=VALUE",
               help="擇時: also require this decided facet answer (e.g. 可行否=可行); may be repeated")
-@click.option("--jobs", type=click.IntRange(1, 64), default=1, show_default=True,
-              help="擇時: processes that share the range")
+@click.option("--when", "when", default=None, metavar="EXPR", help="the moments where this condition holds, in the "
+              "rule vocabulary (docs/rules.md), e.g. 'all(pattern(Pattern.斫輪), vigour(初傳, Vigour.旺))'")
+@click.option("--summary", is_flag=True, help="擇時: count each verdict of --topic over the range (one JSON line)")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="擇時 and --when: processes that share the range (at most the machine's cores)")
+@click.option("--scheduler", default=None, metavar="ADDRESS", help="擇時 and --when: run on the Dask cluster whose "
+              "scheduler is at ADDRESS (tcp://host:8786; pip install 'leishen[dask]')")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="jsonl", show_default=True,
+              help="jsonl: a JSON line a hit; csv: a row a hit; ics: an iCalendar event a hit")
+@click.option("--lang", type=click.Choice(LANGS), default="zh", show_default=True,
+              help="csv and ics: the language of the judgment's summary line")
 @backend_options
 @click.option("--json", "as_json", is_flag=True, help="JSON lines (the default output is JSON lines too)")
 @handle_errors
-def find(rule, start, end, tz, step, topic, verdict, facets, jobs, backend, uri, user, password, as_json):
-    """The moments from --from to --to where RULE holds, or (--topic T --verdict V [--facet F=VALUE], 擇時) whose
-    judgment of T has that verdict, each with its deciding reasons: JSON lines (progress on stderr)."""
-    from leishen.service import readings as door
-    if rule is None and verdict is None and not facets:
-        raise ChartError("rule: give a RULE, or --topic with --verdict (or --facet) to choose a time")
-    if jobs != 1 and verdict is None and not facets:
-        raise ChartError("--jobs: spreads a 擇時 search (--topic with --verdict); a RULE find runs in one process")
+def find(rule, start, end, tz, step, topics, verdict, facets, when, summary, jobs, scheduler, fmt, lang, backend, uri,
+         user, password, as_json):
+    """The moments from --from to --to where RULE holds, where a condition holds (--when EXPR), or (--topic T
+    --verdict V [--facet F=VALUE], 擇時) whose judgment of T has that verdict, each with its deciding reasons:
+    JSON lines, CSV or iCalendar (--format; progress on stderr); --summary counts the verdicts instead."""
+    from leishen.service import findwork, readings as door
+    topic = _one_topic(topics, rule is None and when is None)
+    spread = verdict is not None or bool(facets) or summary or when is not None
+    if rule is None and not spread:
+        raise ChartError("rule: give a RULE, --when EXPR, or --topic with --verdict (or --facet) to choose a time")
+    if (jobs != 1 or scheduler) and not spread:
+        raise ChartError("--jobs and --scheduler spread a 擇時 or --when search; a RULE find runs in one process")
+    if summary and (verdict is not None or fmt != "jsonl"):
+        raise ChartError("--summary counts every verdict of the range in one JSON line: give it without --verdict "
+                         "and --format")
     r = _reader(backend, uri, user, password)
     from leishen.cli.corpus_warning import warn_damaged_corpus
     warn_damaged_corpus(backend)
     t0, t1, total = door.plan(start, end, tz, step, names=("from", "to"))
-    with click.progressbar(length=total, label="find", file=sys.stderr) as bar:
-        for hit in door.find(r, t0, t1, rule=rule, topic=topic, verdict=verdict, facets=facets, step=step,
-                             jobs=jobs, progress=lambda _t, n=1: bar.update(n)):
-            click.echo(json.dumps(hit, ensure_ascii=False))
+    source = findwork.Source(backend, uri, user, password)
+    with findwork.dask_executor(scheduler) as executor, \
+            click.progressbar(length=total, label="find", file=sys.stderr) as bar:
+        hits = door.find(r, t0, t1, rule=rule, topic=topic, verdict="*" if summary else verdict, facets=facets,
+                         step=step, jobs=jobs, progress=lambda _t, n=1: bar.update(n), when=when, executor=executor,
+                         source=source)
+        if summary:
+            counts = findexport.verdict_counts(hits, VERDICTS)
+            click.echo(json.dumps({"topic": topic, "from": t0.isoformat(), "to": t1.isoformat(), "moments": total,
+                                   "facets": list(facets), "verdicts": counts}, ensure_ascii=False))
+            return
+        findexport.write(fmt, hits, click.get_text_stream("stdout"), t0.tzinfo, topic, lang)
+
+
+def _one_topic(topics: tuple, judged: bool) -> str | None:
+    """The one topic of a find; ChartError for more than one where a search judges a topic (擇時)."""
+    if len(topics) > 1:
+        raise ChartError(f"--topic: a find reads one topic, given {len(topics)} ({', '.join(topics)}); run one find "
+                         "per topic" + (" (擇時 judges one topic a search)" if judged else ""))
+    return topics[0] if topics else None
+
+
+@click.command("moments")
+@click.option("--pillars", required=True, metavar="年,月,日,時", help="the four pillars, each a 干支 (甲子 …) or *")
+@click.option("--from", "start", required=True, help="start of the range (ISO, with offset or --tz)")
+@click.option("--to", "end", required=True, help="end of the range (inclusive)")
+@click.option("--tz", default=None, help="IANA time zone for moments without offset")
+@click.option("--day-boundary", type=click.Choice(["23:00", "00:00"]), default="23:00", show_default=True,
+              help="when the day pillar changes (子初換日 23:00, or midnight)")
+@handle_errors
+def moments(pillars, start, end, tz, day_boundary):
+    """The spans of hours from --from to --to whose four pillars match --pillars (年,月,日,時; any may be *), with
+    the solar term in force: JSON lines."""
+    from leishen.service import readings as door
+    for span in door.pillar_moments(pillars, start, end, tz, day_boundary):
+        click.echo(json.dumps(span, ensure_ascii=False))
 
 
 @click.command("topics")

@@ -241,3 +241,56 @@ def moments(start: datetime, end: datetime, step: str, names: tuple[str, str] = 
     while t.astimezone(timezone.utc) <= last:
         yield t.astimezone(timezone.utc).astimezone(zone)  # a wall time in a gap, read as the instant it names
         t += STEPS["day"]
+
+
+PILLARS = ("年", "月", "日", "時")
+
+
+def parse_pillars(text: str) -> tuple[str | None, ...]:
+    """``年,月,日,時`` (each a 干支 of the sixty, e.g. 甲子, or ``*`` for any) → four names or None; FindError
+    naming ``pillars`` and the one at fault."""
+    from leishen.engine.calendar import BRANCHES, STEMS
+    sixty = {STEMS[k % 10] + BRANCHES[k % 12] for k in range(60)}
+    parts = [p.strip() for p in str(text).replace("，", ",").split(",")]
+    if len(parts) != 4:
+        raise FindError(f"pillars: expected four pillars 年,月,日,時 (each a 干支 such as 甲子, or *), found "
+                        f"{len(parts)} in {text!r}", "pillars")
+    for name, part in zip(PILLARS, parts):
+        if part != "*" and part not in sixty:
+            raise FindError(f"pillars: the {name} pillar {part!r} is not one of the sixty 干支 (甲子 乙丑 … 癸亥) "
+                            "nor *", "pillars")
+    if all(p == "*" for p in parts):
+        raise FindError("pillars: give at least one pillar (all four are *)", "pillars")
+    return tuple(None if p == "*" else p for p in parts)
+
+
+def pillar_spans(start: datetime, end: datetime, wanted: tuple, day_boundary: str = "23:00",
+                 longitude: float | None = None) -> Iterator[dict]:
+    """The spans of consecutive hours from *start* to *end* whose four pillars match *wanted*
+    (:func:`parse_pillars`), each ``{"start", "end" (its last hour), "pillars", "solar_term"}``: a new span where
+    a matched pillar or the solar term changes."""
+    from leishen.engine.calendar import moment_facts
+    span = None
+    for t in moments(start, end, "hour"):
+        facts = moment_facts(t, day_boundary=day_boundary, longitude=longitude)
+        four = tuple(facts.pillars)
+        if not all(w is None or w == p for w, p in zip(wanted, four)):
+            if span:
+                yield _span(span)
+            span = None
+            continue
+        key = [p for w, p in zip(wanted, four) if w] + [facts.term]
+        if span and span["key"] == key:
+            span["end"] = t.isoformat()
+            continue
+        if span:
+            yield _span(span)
+        span = {"start": t.isoformat(), "end": t.isoformat(), "pillars": dict(zip(PILLARS, four)),
+                "solar_term": facts.term, "key": key}
+    if span:
+        yield _span(span)
+
+
+def _span(span: dict) -> dict:
+    """A span as shown: without its matching key."""
+    return {k: v for k, v in span.items() if k != "key"}

@@ -180,3 +180,25 @@ def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, execut
         return
     with process_pool(jobs) as pool:
         yield from judged_blocks(work, blocks(every, BLOCK), reader, pool)
+
+
+@contextmanager
+def dask_executor(address: str | None) -> Iterator[Executor | None]:
+    """The executor of the Dask cluster whose scheduler is at *address* (None: no executor), closed on leaving;
+    FindError naming ``scheduler`` when Dask is not installed or no scheduler answers."""
+    if address is None:
+        yield None
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise FindError("scheduler: running on a Dask cluster needs the dask extra: pip install 'leishen[dask]'",
+                        "scheduler") from None
+    try:
+        client = Client(address, timeout="10s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise FindError(f"scheduler: no Dask scheduler answers at {address!r} ({exc})", "scheduler") from None
+    try:
+        yield client.get_executor(pure=False)
+    finally:
+        client.close()

@@ -20,7 +20,7 @@ from leishen.engine.chart import ChartRequest
 from leishen.errors import ChartError, FindError, LeishenError
 
 __all__ = ["Limits", "LIBRARY", "SERVER", "FindDeadline", "reader_for", "read_typed", "read", "judged", "plan",
-           "find", "find_rule"]
+           "find", "find_rule", "pillar_moments"]
 
 SYSTEM_KEYS = ("liuren", "qimen", "ninestar")
 
@@ -229,7 +229,8 @@ def _choice(reader, topic, verdict, facets, request):
     from leishen.judgments.choose import ChooseError, choice, parse_facets
     if not topic:
         raise ChooseError("topic: choosing a time needs one topic (e.g. 出行)", "topic")
-    return choice(reader, topic, verdict, facets if isinstance(facets, dict) else parse_facets(facets), request)
+    facets = facets if isinstance(facets, dict) else parse_facets(facets)
+    return choice(reader, topic, None if verdict == "*" else verdict, facets, request)  # *: every verdict
 
 
 def _spread(reader, task, start, end, step, jobs, executor, source, clock: _Clock):
@@ -241,3 +242,14 @@ def _spread(reader, task, start, end, step, jobs, executor, source, clock: _Cloc
     for last, n, found in findwork.spread(work, list(moments(start, end, step)), reader, jobs, executor):
         yield from found
         clock.tick(last, n)
+
+
+def pillar_moments(pillars: str, start: str, end: str, tz: str | None = None, day_boundary: str = "23:00",
+                   limits: Limits = LIBRARY) -> Iterator[dict]:
+    """The spans of hours from *start* to *end* (ISO text on *tz*, held to *limits*) whose four pillars match
+    *pillars* (``年,月,日,時``, any may be ``*``), each with the solar term in force
+    (:func:`leishen.engine.moment.pillar_spans`); FindError naming the field at fault."""
+    from leishen.engine.moment import parse_pillars, pillar_spans
+    wanted = parse_pillars(pillars)
+    first, last, _ = plan(start, end, tz, "hour", limits)
+    return pillar_spans(first, last, wanted, day_boundary)
