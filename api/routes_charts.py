@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Depends, Query, Request
 from leishen.api.errors import TimeLimit, responses
 from leishen.api.settings import Settings
 from leishen.service import readings as door
+from leishen.service.pillars import MomentsQuery
 from leishen.service.requests import FindQuery, ReadingQuery, TypedReadingQuery
 
 
@@ -55,13 +56,19 @@ def router(settings: Settings) -> APIRouter:
         hits = []
         try:
             for hit in door.find(rules, start, end, rule=query.rule, topic=query.topic, verdict=query.verdict,
-                                 facets=query.facet, step=query.step, limits=limits):
+                                 facets=query.facet, step=query.step, limits=limits, when=query.when):
                 hits.append(hit)
                 if len(hits) >= query.limit:
                     break
         except door.FindDeadline as exc:
             raise TimeLimit(str(exc)) from None
         return hits
+
+    @api.get("/moments", responses=responses(400, 422))
+    def pillar_moments(query: Annotated[MomentsQuery, Query()]) -> dict[str, Any]:
+        """The spans of hours from start to end whose four pillars match ``pillars`` (年,月,日,時, any may be
+        ``*``), each with its solar term (``leishen moments --pillars``); at most ten years of hours."""
+        return query.answer()
 
     @api.get("/topics")
     def topics(rules: Reading) -> list[dict[str, Any]]:

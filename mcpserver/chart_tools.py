@@ -13,6 +13,7 @@ from pydantic import Field
 
 from leishen.mcpserver.toolkit import add, model_tool
 from leishen.service import readings as door
+from leishen.service.pillars import MomentsQuery
 from leishen.service.compact import DEFAULT_FIELDS, FINDING_FIELDS, FindingField, Lang, compact_reading
 from leishen.service.requests import ChartQuery, FindQuery, ReadingQuery
 
@@ -69,11 +70,16 @@ def found(reader, args: FindArgs) -> dict[str, Any]:
     start, end, count = door.plan(args.start, args.end, args.tz, args.step, SERVER)
     hits = []
     for hit in door.find(reader, start, end, rule=args.rule, topic=args.topic, verdict=args.verdict,
-                         facets=args.facet, step=args.step, limits=SERVER):
+                         facets=args.facet, step=args.step, limits=SERVER, when=args.when):
         if len(hits) == args.limit:
             return {"range": _range(start, end, args.step, count), "hits": hits, "limited": True}
         hits.append(hit)
     return {"range": _range(start, end, args.step, count), "hits": hits, "limited": False}
+
+
+def moments_answer(query: MomentsQuery) -> dict[str, Any]:
+    """The spans of hours whose pillars match *query* (:meth:`leishen.service.pillars.MomentsQuery.answer`)."""
+    return query.answer()
 
 
 def _range(start, end, step: str, count: int) -> dict:
@@ -100,5 +106,8 @@ def add_chart_tools(server: MCPServer, reader) -> None:
                "chart, where `read` gives its summary with the reading.")
     model_tool(server, "read", ReadArgs, read, READ_HELP)
     model_tool(server, "find", FindArgs, find, FIND_HELP)
+    model_tool(server, "moments", MomentsQuery, moments_answer,
+               "The spans of hours from start to end whose four pillars (年,月,日,時; any may be *) match, each "
+               "with its solar term: pillars to dates (at most ten years of hours a call).")
     add(server, topics, "topics", "The topics a reading can take (zh, ko, en; parent: the topic a sub-topic is a "
         "case of); give `read` or `find` a topic in any of the three, or '*' for every topic.")

@@ -160,6 +160,9 @@ class FindQuery(BaseModel):
                                               "this verdict (吉, 凶, 混, 平, 未定)")
     facet: list[Text] = Field([], max_length=16, description="擇時: also require FACET=VALUE among the judgment's "
                               "decided facets (e.g. 可行否=可行); may be repeated")
+    when: str | None = Field(None, max_length=2000, description="instead of rule or verdict: the moments where this "
+                             "condition holds, in the rule vocabulary (docs/rules.md), e.g. "
+                             "all(pattern(Pattern.斫輪), vigour(初傳, Vigour.旺)); a bad one is refused naming its position")
     limit: int = Field(1000, ge=1, le=10_000, description="at most this many moments in the answer")
 
 
