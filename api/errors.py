@@ -43,6 +43,7 @@ STATUS: tuple[tuple[type[Exception], int], ...] = (
     (e.UnknownSymbolError, 404),
     (UnknownQueryError, 404),
     (e.Busy, 429),
+    (e.AnswerTooLarge, 413),
     (e.BackendUnavailable, 503),
     (e.ChartError, 422),
     (e.LeishenError, 400),
@@ -136,7 +137,8 @@ def install(app: FastAPI) -> None:
 def responses(*codes: int) -> dict[int, dict]:
     """OpenAPI declarations of the error answers an operation can give."""
     meaning = {400: "bad input (the message names it)", 404: "no such thing (symbol, query, passage, corpus)",
-               408: "the query ran past its time limit and was stopped", 413: "request body too large",
+               408: "the query ran past its time limit and was stopped",
+               413: "request body too large, or an answer past LEISHEN_MAX_ANSWER_ROWS/_BYTES (the message names it)",
                422: "a field failed validation (the message names it)",
                429: "as many such requests running as the server takes at once; try again after Retry-After seconds",
                503: "backend unavailable"}

@@ -30,7 +30,8 @@ import re
 import threading
 
 from leishen.backends.cypher_text import MAX_VALUE_DEPTH
-from leishen.backends.neo4j_guard import ALLOWED_PROCEDURES, MAX_HOPS, check_plan, check_read_only_text  # noqa: F401
+from leishen.backends.neo4j_guard import (ALLOWED_PROCEDURES, MAX_HOPS, answer_bounds, check_plan,  # noqa: F401
+                                         check_read_only_text, check_records_size, check_rows_size)
 from leishen.backends.neo4j_load import COUNT_GRAPH, META_LABEL, META_NAME, NODE_LABEL, load_graph
 from leishen.errors import BackendError, BackendUnavailable, CypherRefused, CypherTimeout
 from leishen.loaders.records import GraphData
@@ -117,8 +118,13 @@ class Neo4jBackend:
             who = self.user or "(no user)"
             return BackendError(f"Neo4j at {self.uri} refused the credentials of user {who!r} while {action}; "
                                 "check --user/--password or NEO4J_USER/NEO4J_PASSWORD")
+        code = getattr(exc, "code", None) or ""
+        if "OutOfMemory" in code:  # the server is up: it ran out of memory for this work
+            return BackendUnavailable(f"Neo4j at {self.uri} ran out of memory while {action} ({code}): the server "
+                                      "is up but overloaded, or the request needs more than its heap; ask for less "
+                                      "or try again later")
         if isinstance(exc, (errors.ServiceUnavailable, errors.SessionExpired)):
-            return BackendUnavailable(f"Neo4j at {self.uri} is unreachable while {action}: {exc}")
+            return self._lost(exc, action)
         if isinstance(exc, errors.TransientError):  # e.g. the database stopping or starting: try again later
             return BackendUnavailable(f"Neo4j at {self.uri} is not available while {action}: {exc.code}: {exc.message}")
         if isinstance(exc, errors.Neo4jError):
@@ -126,6 +132,16 @@ class Neo4jBackend:
         if isinstance(exc, errors.DriverError):
             return BackendUnavailable(f"Neo4j at {self.uri} failed while {action}: {exc}")
         return BackendError(f"Neo4j failed while {action}: {exc}")
+
+    def _lost(self, exc: Exception, action: str) -> BackendUnavailable:
+        """A connection lost while doing ``action``: "unreachable" only when the server does not answer now;
+        a server that answers dropped this connection (a defunct one, e.g. after it ran out of memory)."""
+        try:
+            self.driver.verify_connectivity()
+        except Exception:  # noqa: BLE001 - it does not answer: it is unreachable
+            return BackendUnavailable(f"Neo4j at {self.uri} is unreachable while {action}: {exc}")
+        return BackendUnavailable(f"Neo4j at {self.uri} dropped the connection while {action} but answers again "
+                                  f"(the request may have exhausted its memory); try again: {exc}")
 
     def _guard(self, action: str, func, *args, **kwargs):
         """Call ``func`` and turn driver exceptions into BackendError / BackendUnavailable."""
@@ -273,8 +289,12 @@ class Neo4jBackend:
             raise CypherRefused(f"only read queries are allowed; this one is of type {summary.query_type!r} "
                                 "(w = write, rw = read/write, s = schema)")
         check_plan(summary.plan)
+        most_rows, most_bytes = answer_bounds()
+        limit = min(limit, most_rows)
         records, keys, _ = self._user_read(text, params, "running the query", timeout, limit + 1)
+        check_records_size(records[:limit], keys, most_bytes)
         rows = [{key: to_json(record[key]) for key in keys} for record in records[:limit]]
+        check_rows_size(rows, most_bytes)
         return {"columns": list(keys), "rows": rows, "truncated": len(records) > limit}
 
     def _user_read(self, text: str, params: dict, action: str, timeout: float, limit: int | None):
@@ -283,7 +303,7 @@ class Neo4jBackend:
             return self._read(text, params, action, timeout=timeout, limit=limit)
         except BackendError as exc:
             code = getattr(exc.__cause__, "code", "") or ""
-            if "MemoryPoolOutOfMemory" in code:  # a TransientError, but the query's own doing: retrying won't help
+            if "OutOfMemory" in code:  # a TransientError, but the query's own doing: retrying won't help
                 raise CypherRefused(f"the query needs more memory than a transaction may use ({code}); "
                                     "return fewer or smaller values") from exc
             if isinstance(exc, BackendUnavailable):

@@ -9,6 +9,10 @@ Three layers, each enough on its own for what it covers:
 2. ``EXPLAIN`` must say query type ``r`` (read only);
 3. the plan (:func:`check_plan`, every operator of it however deep): no LoadCSV operator, no procedure outside
    the whitelist, no variable-length pattern without an upper bound of at most ``MAX_HOPS``.
+
+And the answer's size (:func:`check_records_size`, :func:`check_rows_size`): at most ``LEISHEN_MAX_ANSWER_ROWS``
+rows (past them the answer is cut and says ``truncated``) and ``LEISHEN_MAX_ANSWER_BYTES`` bytes of JSON (past
+them it is refused whole: :class:`~leishen.errors.AnswerTooLarge`, HTTP 413, naming the limit).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 import re
 
 from leishen.backends.cypher_text import bare_code, blank_literals, refuse_writes_and_commands, words
-from leishen.errors import CypherRefused
+from leishen.errors import AnswerTooLarge, CypherRefused
 
 MAX_HOPS = 10
 ALLOWED_PROCEDURES = frozenset({
@@ -113,3 +117,61 @@ def check_operator(plan: dict) -> None:
         if reason:
             raise CypherRefused(f"refused: {reason} ({details.strip()}); bound it, e.g. [*..{min(6, MAX_HOPS)}] "
                                f"(at most {MAX_HOPS} hops)")
+
+
+# --- the size of an answer -------------------------------------------------------------------------------------
+
+def answer_bounds() -> tuple[int, int]:
+    """(most rows, most bytes of JSON) of an ad-hoc answer: ``LEISHEN_MAX_ANSWER_ROWS`` and ``_BYTES``."""
+    from leishen import settings
+    return settings.get("LEISHEN_MAX_ANSWER_ROWS"), settings.get("LEISHEN_MAX_ANSWER_BYTES")
+
+
+def _too_large(at_least: int, most: int) -> AnswerTooLarge:
+    return AnswerTooLarge(f"the answer holds at least {at_least:,} bytes of JSON, more than the {most:,} an answer "
+                          "may hold (LEISHEN_MAX_ANSWER_BYTES); return fewer or smaller values (LIMIT, a slice, "
+                          "count() instead of collect())")
+
+
+def least_size(value, budget: int) -> int:
+    """A lower bound of the JSON size of a driver *value* (a list of n values takes at least 2n bytes, a string its
+    length), walked only until it passes *budget*: a list of ten million numbers is judged by its length."""
+    if isinstance(value, str):
+        return len(value) + 2
+    if isinstance(value, (list, tuple)):
+        total = 2 + 2 * len(value)
+        for item in value:
+            if total > budget:
+                break
+            total += least_size(item, budget - total) - 1
+        return total
+    if isinstance(value, dict):
+        total = 2
+        for key, item in value.items():
+            if total > budget:
+                break
+            total += len(key) + 4 + least_size(item, budget - total)
+        return total
+    props = getattr(value, "items", None)  # a Node or a Relationship: its properties
+    if callable(props):
+        return least_size(dict(props()), budget)
+    return 1
+
+
+def check_records_size(records, keys, most: int) -> None:
+    """AnswerTooLarge naming LEISHEN_MAX_ANSWER_BYTES when *records* surely pass *most* bytes of JSON (judged
+    before they are converted, so a 79 MB list is refused without being copied)."""
+    total = 2
+    for record in records:
+        for key in keys:
+            total += len(key) + 4 + least_size(record[key], most - total)
+            if total > most:
+                raise _too_large(total, most)
+
+
+def check_rows_size(rows: list[dict], most: int) -> None:
+    """AnswerTooLarge when the converted *rows* take more than *most* bytes of JSON (the exact size)."""
+    import json
+    size = len(json.dumps(rows, ensure_ascii=False).encode())
+    if size > most:
+        raise _too_large(size, most)

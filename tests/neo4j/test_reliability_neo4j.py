@@ -1,0 +1,77 @@
+"""#40 items 1 and 2 on a real Neo4j: an answer past the byte bound is refused naming it (HTTP 413), a driver
+error is called what it is (out of memory is not "unreachable", a stopped server is), and 100 concurrent
+readings on ``leishen serve --backend neo4j`` leave /health answering."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from leishen.api.errors import status_of
+from leishen.errors import AnswerTooLarge, BackendUnavailable
+from leishen.service.cypher import run_cypher
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "reliability"))
+from loadprobe import p95, serving, under_load  # noqa: E402
+
+pytestmark = pytest.mark.neo4j
+
+
+def test_a_huge_answer_is_refused_naming_the_bound(neo4j_backend):
+    """Before: ``RETURN range(1,10000000)`` answered 79 MB."""
+    with pytest.raises(AnswerTooLarge, match=r"more than the 16,000,000 an answer may hold \(LEISHEN_MAX_ANSWER_BYTES\)") as caught:
+        run_cypher(neo4j_backend, "RETURN range(1, 10000000) AS xs", timeout=60)
+    assert status_of(caught.value) == 413 and "\n" not in str(caught.value)
+    assert run_cypher(neo4j_backend, "RETURN range(1, 10) AS xs")["rows"] == [{"xs": list(range(1, 11))}]
+
+
+def test_the_byte_bound_is_a_setting(neo4j_backend, monkeypatch):
+    monkeypatch.setenv("LEISHEN_MAX_ANSWER_BYTES", "1000")
+    with pytest.raises(AnswerTooLarge, match="more than the 1,000"):
+        run_cypher(neo4j_backend, "MATCH (b:Branch) RETURN b.name AS name, b.en AS en, b.ko AS ko, "
+                                  "range(1, 20) AS xs", limit=100)
+    monkeypatch.setenv("LEISHEN_MAX_ANSWER_ROWS", "3")
+    answer = run_cypher(neo4j_backend, "MATCH (b:Branch) RETURN b.key AS key", limit=100)
+    assert len(answer["rows"]) == 3 and answer["truncated"] is True
+
+
+def test_out_of_memory_is_not_called_unreachable(neo4j_backend):
+    """The driver's error of a server that ran out of memory (the code Neo4j sends) is translated as such."""
+    from neo4j.exceptions import TransientError
+
+    error = TransientError._hydrate_neo4j(code="Neo.TransientError.General.OutOfMemoryError",
+                                          message="There is not enough memory to perform the current task")
+    found = neo4j_backend._translate(error, "running the query")
+    assert isinstance(found, BackendUnavailable) and "ran out of memory" in str(found)
+    assert "unreachable" not in str(found)
+
+
+def test_a_stopped_server_is_unreachable_503():
+    from leishen.backends.neo4j_backend import Neo4jBackend
+    from loadprobe import free_port
+
+    with pytest.raises(BackendUnavailable, match="unreachable") as caught:
+        Neo4jBackend(uri=f"bolt://127.0.0.1:{free_port()}").run("stats")
+    assert status_of(caught.value) == 503
+
+
+def test_over_http_a_huge_answer_is_413(neo4j_server, neo4j_backend):
+    from leishen.api import Settings
+    from tests.api.apicheck import assert_error, serving as client_of
+
+    with client_of(Settings(backend="neo4j", uri=neo4j_server["uri"], use_corpus=False)) as client:
+        answer = client.post("/cypher", json={"query": "RETURN range(1, 10000000) AS xs", "timeout": 60})
+        assert_error(answer, 413, "LEISHEN_MAX_ANSWER_BYTES")
+
+
+def test_100_concurrent_readings_on_neo4j_leave_health_answering(neo4j_server, neo4j_backend):
+    """Before: /health took up to 88 s and 40 finds timed out (408)."""
+    with serving("--backend", "neo4j", "--uri", neo4j_server["uri"], "--no-corpus",
+                 env={"LEISHEN_MAX_IN_FLIGHT": "2"}) as base:
+        found = under_load(base)
+    statuses, health = found["statuses"], found["health"]
+    assert set(statuses) <= {200, 429} and statuses.get(200, 0) >= 2 and statuses.get(429, 0) >= 98, statuses
+    assert "LEISHEN_MAX_IN_FLIGHT" in found["refused"][0][1]["error"]
+    assert p95(health) <= 1.0 and health[len(health) // 2] <= 0.3, [round(t, 3) for t in health]
