@@ -2,4 +2,4 @@
 server and the CLI read the same), named here for the API's modules."""
 
 from leishen.service.requests import (LIUREN_KEYS, NINESTAR_KEYS, QIMEN_KEYS, ChartQuery, FindQuery,  # noqa: F401
-                                      JudgmentQuery, ReadingQuery, TypedReadingQuery)
+                                      JudgmentQuery, ReadingQuery, ReadingsQuery, TypedReadingQuery)

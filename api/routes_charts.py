@@ -11,7 +11,7 @@ from leishen.api.errors import TimeLimit, responses
 from leishen.api.settings import Settings
 from leishen.service import readings as door
 from leishen.service.pillars import MomentsQuery
-from leishen.service.requests import FindQuery, ReadingQuery, TypedReadingQuery
+from leishen.service.requests import FindQuery, ReadingQuery, ReadingsQuery, TypedReadingQuery
 
 
 def reader(request: Request):
@@ -31,12 +31,16 @@ def router(settings: Settings) -> APIRouter:
         return query.chart()
 
     @api.get("/readings", responses=responses(400, 422, 503))
-    def reading(query: Annotated[ReadingQuery, Query()], rules: Reading) -> dict[str, Any]:
+    def reading(query: Annotated[ReadingsQuery, Query()], rules: Reading) -> dict[str, Any]:
         """The reading of a moment's chart: every rule it meets with its path and citations (``findings``) and
         the judgment of each topic read (``judgments``: verdict, 用神, facets, 應期, conflicts), as
-        ``leishen read --json``; the judgment's school options as parameters."""
-        return door.read(query.chart(), topic=query.topic, reader=rules, request=query.request(),
+        ``leishen read --json``; the judgment's school options as parameters. With ``compact=true`` (or any of
+        ``lang``, ``findings``, ``limit``, ``fields``, ``ids``) the compact form MCP's ``read`` gives: the
+        chart's summary, the judgments named in ``lang``, the tally and counts, the findings only when asked
+        (a few KB where the whole reading of one topic is 170–270 KB)."""
+        full = door.read(query.chart(), topic=query.topic, reader=rules, request=query.request(),
                          options=query.options(), typed=False)
+        return query.compacted(full) if query.wants_compact() else full
 
     @api.post("/readings", responses=responses(400, 413, 422, 503))
     def read_typed(chart: Annotated[dict[str, Any], Body(description="a chart in the JSON shape of `leishen chart --json`")],

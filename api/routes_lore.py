@@ -49,10 +49,14 @@ def router(settings: Settings) -> APIRouter:
         return lore.symbol(store, name, types)
 
     @api.get("/facts", responses=responses(400, 404, 422, 503))
-    def facts(store: Store, response: Response, doc: Doc | None = None,
-              symbol: Annotated[str | None, Query(min_length=1, max_length=MAX_NAME)] = None,
-              limit: Annotated[int, Query(ge=1, le=settings.max_rows)] = settings.max_rows,
-              offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0) -> list[dict[str, Any]]:
+    def facts(store: Store, response: Response,
+              doc: Annotated[Doc | None, Query(description="only the facts citing this document")] = None,
+              symbol: Annotated[str | None, Query(min_length=1, max_length=MAX_NAME, description="only the facts "
+                                                  "naming this symbol (any name, alias, ko or en reading)")] = None,
+              limit: Annotated[int, Query(ge=1, le=settings.max_rows, description="at most this many facts "
+                                          "(one page)")] = settings.max_rows,
+              offset: Annotated[int, Query(ge=0, le=10_000_000, description="skip this many facts first (the "
+                                           "page's start)")] = 0) -> list[dict[str, Any]]:
         """Facts in the export shape (``leishen facts --json``), one page of ``limit`` from ``offset``;
         the header ``X-Total-Count`` gives how many there are."""
         rows = lore.facts(store, doc, symbol)
@@ -60,15 +64,22 @@ def router(settings: Settings) -> APIRouter:
         return rows[offset:offset + limit]
 
     @api.get("/paths", responses=responses(400, 404, 422, 503))
-    def path(store: Store, source: Annotated[str, Query(min_length=1, max_length=MAX_NAME)],
-             target: Annotated[str, Query(min_length=1, max_length=MAX_NAME)], types: Types = None) -> dict[str, Any]:
+    def path(store: Store,
+             source: Annotated[str, Query(min_length=1, max_length=MAX_NAME, description="where the path starts: "
+                                          "a name, alias, ko or en reading, or Label:name")],
+             target: Annotated[str, Query(min_length=1, max_length=MAX_NAME, description="where the path ends: "
+                                          "a name, alias, ko or en reading, or Label:name")],
+             types: Types = None) -> dict[str, Any]:
         """The shortest typed path between two symbols, each hop with its citations (``leishen path --json``)."""
         return lore.path(store, source, target, types)
 
     @api.get("/passages/{doc}:{line}", responses=responses(404, 422))
-    def passage(doc: Doc, line: Annotated[int, Path(ge=1, le=10_000_000)], corpus=Depends(deps.corpus)) -> dict[str, Any]:
-        """A passage's text with every fact citing it (``leishen passage DOC:LINE --json``); 404 when this
-        server has no corpus, or the line holds no Classical Chinese paragraph."""
+    def passage(doc: Annotated[Doc, Path(description="the document of a src (002 in 002:151)")],
+                line: Annotated[int, Path(ge=1, le=10_000_000, description="the line of a src (151 in 002:151)")],
+                corpus=Depends(deps.corpus)) -> dict[str, Any]:
+        """A passage's text with every fact citing it (``leishen passage DOC:LINE --json``) and ``ko``, the
+        Korean translation the corpus gives right below it (read at run time, never stored; null when there is
+        none); 404 when this server has no corpus, or the line holds no Classical Chinese paragraph."""
         try:
             return lore.passage(f"{doc}:{line}", corpus.folder)
         except CitationError as exc:

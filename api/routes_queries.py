@@ -57,11 +57,16 @@ def _named_route(api: APIRouter, name: str) -> None:
     model = queries.params_model(name)
 
     def endpoint(params: Annotated[model, Query()], store=Depends(deps.store)) -> QueryResult:
-        return queries.run_query(store, name, params.model_dump(exclude_none=False))
+        values = params.model_dump(exclude_none=False)
+        queries.check_node_ids(store, values, "GET /queries/resolve?q=NAME finds a node's id")
+        return queries.run_query(store, name, values)
 
-    endpoint.__doc__ = f"Named query {name}: {queries.describe(name)['description']}."
+    takes_ids = any(p.name in queries.NODE_PARAMS for p in queries.spec(name))
+    endpoint.__doc__ = (f"Named query {name}: {queries.describe(name)['description']}."
+                        + (" A node id that names no node is answered 404 naming the parameter, with close "
+                           "names in ``matches``." if takes_ids else ""))
     api.get(f"/queries/{name}", name=f"query_{name}", response_model=QueryResult,
-            responses=responses(400, 422, 503))(endpoint)
+            responses=responses(400, *((404,) if takes_ids else ()), 422, 503))(endpoint)
 
 
 def router(settings: Settings) -> APIRouter:

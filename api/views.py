@@ -32,8 +32,13 @@ def views_router() -> APIRouter:
     api = APIRouter(prefix="/views", tags=["pages"])
 
     @api.get("/symbol/{name}", response_model=None, responses={**HTML, **responses(400, 404, 422)})
-    def symbol(request: Request, store: Store, name: Annotated[str, Path(min_length=1, max_length=200)],
-               depth: Annotated[int, Query(ge=1, le=3)] = 1, facts: bool = False) -> HTMLResponse:
+    def symbol(request: Request, store: Store,
+               name: Annotated[str, Path(min_length=1, max_length=200, description="a name, alias, ko or en "
+                                         "reading, or Label:name (e.g. 子, General:liu_he)")],
+               depth: Annotated[int, Query(ge=1, le=3, description="how many rounds of facts out from the "
+                                           "symbol")] = 1,
+               facts: Annotated[bool, Query(description="also draw the Fact and Passage nodes")] = False
+               ) -> HTMLResponse:
         """A symbol's neighbourhood as an interactive graph page (``leishen view NAME``)."""
         return page(viz.symbol_page(store, name, depth=depth, show_facts=facts,
                                     corpus=request.app.state.corpus or False))
@@ -51,14 +56,15 @@ def views_router() -> APIRouter:
         from leishen.viz.options import option_table
         return option_table(ReadingQuery)
 
-    @api.get("/words", response_model=None, responses=responses(422))
+    @api.get("/words", response_model=None, responses=responses(400, 422))
     def words(ids: Annotated[str, Query(max_length=20_000, description="node ids, comma-separated")] = "",
               rels: Annotated[str, Query(max_length=4_000, description="relation types, comma-separated")] = ""
               ) -> dict:
         """The zh/ko/en names of graph nodes and relation types (what the web page labels a path with);
-        an unknown id or type is left out of the answer."""
+        an unknown node id is left out of the answer, an unknown relation type is answered 400 naming ``rels``
+        with the close types in ``matches``."""
         from leishen.viz.words import path_words
-        return path_words(split_list(ids, "ids"), split_list(rels, "rels"))
+        return path_words(split_list(ids, "ids"), known_relations(split_list(rels, "rels")))
 
     @api.get("/schema", response_model=None, responses=HTML)
     def schema(store: Store) -> HTMLResponse:
@@ -79,6 +85,24 @@ def split_list(text: str, field: str) -> list[str]:
     if len(items) > MAX_WORDS:
         raise LeishenError(f"{field}: at most {MAX_WORDS} names at once (got {len(items)})")
     return items
+
+
+def known_relations(rels: list[str]) -> list[str]:
+    """*rels* when every one is a relation type of the schema; else OntologyError about ``rels`` naming the
+    unknown ones, with close types as its matches."""
+    import difflib
+
+    from leishen.errors import OntologyError
+    from leishen.loaders.schema import load_schema
+    known = load_schema().relations
+    unknown = [r for r in rels if r not in known]
+    if unknown:
+        near = [m for r in unknown for m in difflib.get_close_matches(r.upper(), known, 3, 0.5)]
+        error = OntologyError(f"rels: unknown relation type(s) {', '.join(unknown)}"
+                              + (f"; close types: {', '.join(near)}" if near else ""))
+        error.field, error.matches = "rels", near
+        raise error
+    return rels
 
 
 def mount_views(app: FastAPI) -> None:

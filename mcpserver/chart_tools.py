@@ -6,7 +6,7 @@ moments, 60 s)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import Field
@@ -14,25 +14,13 @@ from pydantic import Field
 from leishen.mcpserver.toolkit import add, model_tool
 from leishen.service import readings as door
 from leishen.service.pillars import MomentsQuery
-from leishen.service.compact import DEFAULT_FIELDS, FINDING_FIELDS, FindingField, Lang, compact_reading
-from leishen.service.requests import ChartQuery, FindQuery, ReadingQuery
+from leishen.service.requests import ChartQuery, CompactQuery, FindQuery, ReadingQuery
 
 SERVER = door.SERVER
 
 
-class ReadArgs(ReadingQuery):
+class ReadArgs(CompactQuery, ReadingQuery):
     """A reading's moment, options and topic, and how much of it to give (compact by default)."""
-
-    lang: Lang = Field("en", description="the language of the names and glosses given beside the Chinese ones "
-                       "(zh, ko or en): topic, verdict, facets, answers, 用神, reasons, 應期, summary")
-    findings: bool = Field(False, description="also list the findings (each rule the chart meets, with its src); "
-                           "left out: only the judgments and the counts")
-    limit: int = Field(50, ge=1, le=5000, description="with findings: at most this many, in the reading's order")
-    fields: list[FindingField] = Field(list(DEFAULT_FIELDS), min_length=1, max_length=len(FINDING_FIELDS),
-                                       description="with findings: the keys each finding keeps (id always; "
-                                       "path and evidence are the long ones)")
-    ids: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field([], max_length=200, description="only the findings with these ids (from a judgment's "
-                           "use_god, answers or reasons), every one whatever limit says; implies findings")
 
 
 class FindArgs(FindQuery):
@@ -60,8 +48,7 @@ def reading(reader, args: ReadArgs) -> dict[str, Any]:
     """The reading of *args* through the readings door, compacted as *args* asks."""
     full = door.read(args.chart(), topic=args.topic, reader=reader, request=args.request(), options=args.options(),
                      typed=False)
-    return compact_reading(full, findings=args.findings, fields=args.fields, limit=args.limit, ids=args.ids,
-                           lang=args.lang)
+    return args.compacted(full)
 
 
 def found(reader, args: FindArgs) -> dict[str, Any]:

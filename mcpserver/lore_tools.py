@@ -23,9 +23,6 @@ from leishen.service.queries import RelationType
 SymbolName = Annotated[str, Field(min_length=1, max_length=200)]
 NAME_HELP = "a name, alias, ko or en reading, or Label:name (e.g. 子, 神后, 六合, General:liu_he)"
 TYPES_HELP = "only relations of these types (e.g. CLASHES, COMBINES; `stats` lists them); left out: every type"
-NODE_PARAMS = ("node_id", "source", "target", "node_ids")
-#: labels the resolve query never returns (reified facts and passages): their ids are not checked
-UNCHECKED_LABELS = ("Fact", "Passage")
 NODE_ID_HINT = "Takes node ids (Label:key, e.g. Branch:zi): call `resolve` first to turn a name into its id."
 #: what the MCP tool of a named query adds to the registry's description
 HINTS = {
@@ -42,24 +39,10 @@ HINTS = {
 }
 
 
-def unknown_node(store, node_id: str) -> bool:
-    """Whether *node_id* (``Label:key``) names no node of *store* (ids of facts and passages are not checked)."""
-    label, _, key = node_id.partition(":")
-    if label in UNCHECKED_LABELS:
-        return False
-    return not any(row["id"] == node_id for row in store.run("resolve", q=key.lower()))
-
-
 def check_nodes(store, values: dict) -> None:
-    """UnknownSymbolError naming the parameter and the first node id given that names no node."""
-    for param in NODE_PARAMS:
-        given = values.get(param)
-        for node_id in ([given] if isinstance(given, str) else given or ()):
-            if isinstance(node_id, str) and unknown_node(store, node_id):
-                near = lore.close_matches(node_id.partition(":")[2].lower(), 4)
-                hint = f"; close names: {', '.join(near)}" if near else ""
-                raise UnknownSymbolError(f"{param}: no node {node_id!r} (call resolve to find a node's id){hint}",
-                                         near)
+    """UnknownSymbolError naming the parameter and the first node id given that names no node
+    (:func:`leishen.service.queries.check_node_ids`)."""
+    queries.check_node_ids(store, values, "call resolve to find a node's id")
 
 
 def add_query_tool(server: MCPServer, store, name: str) -> None:

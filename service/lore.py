@@ -101,12 +101,33 @@ def resolve_symbol(store, text: str) -> list[dict]:
 
 
 def _check_types(types) -> tuple[str, ...]:
+    """The relation types asked (upper-cased); OntologyError (``field`` types, ``matches`` close types) naming
+    the unknown ones."""
     wanted = tuple(t.strip().upper() for t in types or () if t.strip())
     known = load_schema().relations
     unknown = [t for t in wanted if t not in known]
     if unknown:
-        raise OntologyError(f"unknown relation type(s) {', '.join(unknown)} (see leishen stats)")
+        near = [m for t in unknown for m in difflib.get_close_matches(t, known, 3, 0.5)]
+        hint = f"; close types: {', '.join(near)}" if near else ""
+        raise _about(OntologyError(f"unknown relation type(s) {', '.join(unknown)} (see leishen stats){hint}"),
+                     "types", near)
     return wanted
+
+
+def _about(error, field: str, matches=None):
+    """*error* marked as about the request field *field* (what the HTTP API answers in ``field``)."""
+    error.field = field
+    if matches is not None:
+        error.matches = list(matches)
+    return error
+
+
+def _named(store, text: str, field: str) -> dict:
+    """The one node *text* names (:func:`_one`); an unknown or ambiguous name is an error about *field*."""
+    try:
+        return _one(store, text)
+    except (UnknownSymbolError, AmbiguousSymbolError) as exc:
+        raise _about(exc, field) from None
 
 
 def _self_loops_last(rows: list[dict], node_id: str) -> list[dict]:
@@ -122,7 +143,11 @@ def symbol(store, name: str, types=None) -> dict:
     """A symbol and all its relations (only the relation *types* given, when any); self-loops last."""
     wanted = _check_types(types)
     matches = []
-    for node in resolve_symbol(store, name):
+    try:
+        nodes = resolve_symbol(store, name)
+    except UnknownSymbolError as exc:
+        raise _about(exc, "name") from None
+    for node in nodes:
         rows = store.run("symbol_relations", node_id=node["id"])
         if wanted:
             rows = [r for r in rows if r["type"] in wanted]
@@ -166,7 +191,7 @@ def path(store, source: str, target: str, types=None) -> dict:
     """The shortest typed path between two symbols (over the relation *types* only, when given),
     each hop with its relations of those types and their citations."""
     wanted = _check_types(types)
-    a, b = _one(store, source), _one(store, target)
+    a, b = _named(store, source, "source"), _named(store, target, "target")
     rows = store.run("shortest_path", source=a["id"], target=b["id"], types=list(wanted) or None)
     best = rows[0] if rows else None
     return {"source": a, "target": b, "types": list(wanted) or None,

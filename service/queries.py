@@ -139,6 +139,47 @@ def validate(name: str, values: dict | None) -> dict:
     return checked.model_dump()
 
 
+#: the parameters of the named queries that take node ids
+NODE_PARAMS = ("node_id", "source", "target", "node_ids")
+#: labels the resolve query never returns (reified facts and passages): their ids are not checked
+UNCHECKED_LABELS = ("Fact", "Passage")
+
+
+def unknown_node(store, node_id: str) -> bool:
+    """Whether *node_id* (``Label:key``) names no node of *store* (ids of facts and passages are not checked)."""
+    label, _, key = node_id.partition(":")
+    if label in UNCHECKED_LABELS:
+        return False
+    return not any(row["id"] == node_id for row in store.run("resolve", q=key.lower()))
+
+
+def close_ids(node_id: str, n: int = 4) -> list[str]:
+    """Node ids of the graph like *node_id* (those of its own label first)."""
+    import difflib
+
+    from leishen.loaders.build import build_graph
+    ids = [node.id for node in build_graph(check=False).nodes]
+    label = node_id.partition(":")[0]
+    same = difflib.get_close_matches(node_id, [i for i in ids if i.startswith(label + ":")], n, 0.5)
+    return (same + [i for i in difflib.get_close_matches(node_id, ids, n, 0.6) if i not in same])[:n]
+
+
+def check_node_ids(store, values: dict, hint: str = "the resolve query finds a node's id") -> None:
+    """UnknownSymbolError (``field``: the parameter; ``matches``: close node ids) for the first node id of
+    *values* that names no node, the message naming the parameter and the id; the query itself would answer no
+    rows."""
+    from leishen.errors import UnknownSymbolError
+    for param in NODE_PARAMS:
+        given = values.get(param)
+        for node_id in ([given] if isinstance(given, str) else given or ()):
+            if isinstance(node_id, str) and unknown_node(store, node_id):
+                near = close_ids(node_id)
+                more = f"; close ids: {', '.join(near)}" if near else ""
+                error = UnknownSymbolError(f"{param}: no node {node_id!r} ({hint}){more}", near)
+                error.field = param
+                raise error
+
+
 def run_query(store, name: str, values: dict | None = None) -> dict:
     """Run the named query *name* with *values* on *store*: ``{"query", "params", "rows"}``."""
     params = validate(name, values)

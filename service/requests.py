@@ -9,6 +9,7 @@ documented default.
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 from typing import Annotated, Literal
 
@@ -26,9 +27,10 @@ from leishen.judgments.choose import VERDICTS
 from leishen.judgments.procedure import DEFAULT_OPTIONS, OPTIONS
 from leishen.readings.lore import DEFAULT_LESSONS, LESSONS
 from leishen.service.charts import chart_of
+from leishen.service.compact import DEFAULT_FIELDS, FINDING_FIELDS, compact_reading
 
-__all__ = ["ChartQuery", "JudgmentQuery", "ReadingQuery", "TypedReadingQuery", "FindQuery", "VERDICTS", "LIUREN_KEYS", "QIMEN_KEYS", "NINESTAR_KEYS",
-           "validation_message", "checked"]
+__all__ = ["ChartQuery", "JudgmentQuery", "ReadingQuery", "CompactQuery", "ReadingsQuery", "TypedReadingQuery", "FindQuery", "VERDICTS", "LIUREN_KEYS", "QIMEN_KEYS", "NINESTAR_KEYS",
+           "validation_message", "checked", "topic_name", "TOPIC_WORDS"]
 
 LIUREN_KEYS = tuple(f.name for f in fields(LiurenOptions))
 QIMEN_KEYS = {"qimen_method": "method", "qimen_centre_host": "centre_host", "qimen_deities": "deities",
@@ -111,7 +113,67 @@ def _judgment_option(name: str, what: str):
     return Field(None, description=f"{what} ({', '.join(OPTIONS[name])}; left out: {DEFAULT_OPTIONS[name]})")
 
 
-TOPIC_HELP = "a topic in zh, ko or en (射覆, 求財, weather divination …), or '*' for every topic; none: the general reading"
+TOPIC_HELP = ("a topic in zh, ko or en (射覆, 사부, guessing a hidden object), or a common word for it (wealth, weather, "
+              "travel, illness, 재물 …), or '*' for every topic; none: the general reading")
+
+#: common words users type for a topic (en lower-case, ko), each → the topic's zh name; the topics' own zh, ko
+#: and en names are read from the graph (:func:`topic_name`)
+TOPIC_WORDS = (
+    ("求財", ("wealth", "money", "finance", "profit", "재물", "돈", "재운")),
+    ("天時", ("weather", "rain", "forecast", "날씨", "비")),
+    ("出行", ("travel", "journey", "trip", "여행")),
+    ("疾病", ("illness", "sickness", "disease", "health", "병", "건강")),
+    ("射覆", ("hidden object", "guess", "guessing", "shefu")),
+    ("家宅", ("house", "home", "household", "집")),
+    ("科試", ("exam", "exams", "examination", "시험")),
+    ("功名", ("career", "fame", "rank", "office", "출세")),
+    ("行人", ("traveller", "traveler", "someone away", "missing person")),
+    ("年景", ("harvest", "the year", "year's outlook", "한해")),
+    ("田禾", ("crops", "farming")), ("出陣", ("battle", "war")), ("行兵", ("campaign", "military")),
+    ("飲食", ("food", "drink")), ("顏色", ("colour", "color", "colours", "colors")),
+    ("買貨", ("buying", "buy")), ("賣貨", ("selling", "sell")), ("索債取捕", ("debt", "debts")),
+    ("栽植", ("planting",)), ("蝗", ("locust",)), ("蠶", ("silkworm",)), ("數目", ("numbers", "number")),
+    ("姓氏", ("surname", "surnames")), ("地理", ("geography",)), ("天文", ("sky",)), ("宮室", ("buildings",)),
+    ("器用", ("implements", "tools")), ("臟腑", ("organs",)), ("人物", ("persons", "people", "person")),
+    ("穿地", ("digging",)), ("謀為", ("plans", "schemes")), ("用事", ("undertakings",)),
+    ("飛潛動植", ("creatures", "animals", "plants")), ("出入", ("going out",)), ("求謀", ("seeking",)),
+)
+
+
+def _bare_en(english: str) -> str:
+    """An English topic name without its closing bracket (``buying goods (in 求財)`` → ``buying goods``)."""
+    return re.sub(r"\s*\([^()]*\)$", "", english).strip().lower()
+
+
+def topic_name(topic: str | None, topics: list[dict] | None = None) -> str | None:
+    """The zh name of the topic *topic* denotes: its zh, ko or en name (or the en name without its bracket),
+    a word of :data:`TOPIC_WORDS`, any of these after 占/점 ("占天時"); None and '*' as themselves. *topics*:
+    the topics (``{"zh", "ko", "en"}``), by default the graph's. TopicError (field ``topic``) listing every
+    topic when it denotes none, or the topics when it denotes several (a Korean name two share)."""
+    from leishen.readings.topics import TopicError
+    if topic is None or topic == "*":
+        return topic
+    if topics is None:
+        from leishen.readings import topics as graph_topics
+        topics = graph_topics()
+    wanted = " ".join(str(topic).split()).lower()
+    for word in (wanted, re.sub(r"^(占|점)\s*", "", wanted)):
+        found = [t for t in topics if word in (t["zh"], t["ko"], t["en"].lower(), _bare_en(t["en"]))]
+        found = found or [t for t in topics for zh, words in TOPIC_WORDS if t["zh"] == zh and word in words]
+        if len(found) > 1:
+            raise TopicError(f"topic: {topic!r} is more than one topic: "
+                             f"{', '.join(t['zh'] + ' (' + t['en'] + ')' for t in found)}; give it in zh or en")
+        if found:
+            return found[0]["zh"]
+    raise TopicError(f"topic: unknown topic {topic!r}; topics: {' '.join(t['zh'] for t in topics)} "
+                     f"(their ko and en names: leishen topics, GET /topics); also wealth, weather, travel, illness …")
+
+
+def _topic_field(value):
+    """A topic field's value as its zh name (:func:`topic_name`). An unknown topic raises the TopicError itself
+    (a LeishenError, which pydantic does not wrap): every door answers it as it answers an unknown topic of a
+    reading (HTTP 400 naming ``topic``, a one-line tool error, exit 2), listing every topic."""
+    return topic_name(value)
 
 
 class JudgmentQuery(BaseModel):
@@ -130,6 +192,8 @@ class JudgmentQuery(BaseModel):
                                                     "read at: core (干支三傳占時本命, 000:23) or all (also the 2nd "
                                                     f"and 4th lessons' uppers); left out: {DEFAULT_LESSONS}")
 
+    _topic = field_validator("topic")(classmethod(lambda cls, value: _topic_field(value)))
+
     def options(self) -> dict:
         """The judgment options and the reading option ``lessons`` given (left out: the defaults)."""
         return {k: getattr(self, k) for k in (*OPTIONS, "lessons") if getattr(self, k) is not None}
@@ -137,6 +201,43 @@ class JudgmentQuery(BaseModel):
 
 class ReadingQuery(JudgmentQuery, ChartQuery):
     """A moment to chart and read, with the topic of the reading and the judgment's options."""
+
+
+class CompactQuery(BaseModel):
+    """How much of a reading to give in the compact form (:func:`leishen.service.compact.compact_reading`): the
+    language of its names, and the findings only when asked for."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lang: Literal["zh", "ko", "en"] = Field("en", description="the language of the names and glosses given beside "
+                                            "the Chinese ones (zh, ko or en): topic, verdict, facets, answers, "
+                                            "用神, reasons, 應期, summary")
+    findings: bool = Field(False, description="also list the findings (each rule the chart meets, with its src); "
+                           "left out: only the judgments and the counts")
+    limit: int = Field(50, ge=1, le=5000, description="with findings: at most this many, in the reading's order")
+    fields: list[Literal[FINDING_FIELDS]] = Field(list(DEFAULT_FIELDS), min_length=1, max_length=len(FINDING_FIELDS),
+                                                  description="with findings: the keys each finding keeps (id "
+                                                  "always; path and evidence are the long ones)")
+    ids: list[Annotated[str, Field(min_length=1, max_length=200)]] = Field(
+        [], max_length=200, description="only the findings with these ids (from a judgment's use_god, answers or "
+        "reasons), every one whatever limit says; implies findings")
+
+    def compacted(self, reading: dict) -> dict:
+        """*reading* in the compact form these fields ask for."""
+        return compact_reading(reading, findings=self.findings, fields=self.fields, limit=self.limit, ids=self.ids,
+                               lang=self.lang)
+
+
+class ReadingsQuery(CompactQuery, ReadingQuery):
+    """GET /readings: a moment to read, and whether to answer the whole reading or its compact form."""
+
+    compact: bool = Field(False, description="answer the compact form MCP's read gives (chart summary, judgments, "
+                          "tally, counts; findings only with findings=true or ids) instead of the whole reading; "
+                          "giving lang, findings, limit, fields or ids implies it")
+
+    def wants_compact(self) -> bool:
+        """Whether the compact form is asked: compact=true, or any of its own fields given."""
+        return self.compact or bool(self.model_fields_set & set(CompactQuery.model_fields))
 
 
 class TypedReadingQuery(JudgmentQuery):
@@ -165,6 +266,8 @@ class FindQuery(BaseModel):
                              "all(pattern(Pattern.斫輪), vigour(初傳, Vigour.旺)); a bad one is refused naming its position")
     limit: int = Field(1000, ge=1, le=10_000, description="at most this many moments in the answer")
 
+    _topic = field_validator("topic")(classmethod(lambda cls, value: _topic_field(value)))
+
 
 def validation_message(exc: ValidationError, prefix: str = "") -> str:
     """A pydantic error as one line naming the argument at fault (``moment: String should have at most 64
@@ -172,6 +275,8 @@ def validation_message(exc: ValidationError, prefix: str = "") -> str:
     first = exc.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ())) or "arguments"
     message = first.get("msg", "invalid")
+    if first.get("type") == "value_error":  # a validator's own sentence, without pydantic's prefix
+        message = message.removeprefix("Value error, ")
     if first.get("type") == "extra_forbidden":
         message = "not an argument of this call"
     return f"{prefix}{where}: {message}"

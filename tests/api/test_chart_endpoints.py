@@ -122,7 +122,7 @@ def test_a_malformed_typed_chart_is_422_naming_the_field(client, body, field):
 
 
 def test_unknown_topic_is_4xx_listing_topics(client):
-    assert_error(client.get("/readings", params={"moment": MOMENT, "topic": "no-such-topic"}), 400, "no-such-topic")
+    assert_error(client.get("/readings", params={"moment": MOMENT, "topic": "no-such-topic"}), 400, "no-such-topic", "求財")
 
 
 def test_find_is_what_the_readings_find(client, app):

@@ -45,7 +45,8 @@ def answers():
 def test_tools_are_listed_read_only_with_schemas(answers):
     tools, _ = answers
     by_name = {t.name: t for t in tools.tools}
-    assert set(names()) | {"symbol", "path", "chart", "read", "find", "passage", "topics", "coverage"} == set(by_name)
+    assert set(names()) | {"symbol", "path", "chart", "read", "find", "passage", "topics", "coverage",
+                          "moments"} == set(by_name)
     for tool in by_name.values():
         assert tool.annotations.read_only_hint is True and tool.annotations.destructive_hint is False
         assert tool.input_schema["type"] == "object"
