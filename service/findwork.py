@@ -116,26 +116,26 @@ def judged_blocks(work: Work, parts: list[list[datetime]], reader=None, executor
             yield part[-1], len(part), work.task.judged(reader, part)
         return
     futures = [executor.submit(work, part) for part in parts]
+    processes = dict(getattr(executor, "_processes", None) or {})  # a process pool's (forked at the first submit)
     try:
         for part, future in zip(parts, futures):
             try:
                 found = future.result()
             except BrokenProcessPool:
-                raise WorkerError(f"jobs: {dead_workers(executor)} stopped before it sent its hits for "
-                                  f"{part[0].isoformat()} – {part[-1].isoformat()}; the find is abandoned (try again, "
-                                  "with fewer --jobs if memory is short)") from None
+                raise WorkerError(f"jobs: {dead_workers(processes)} stopped before it sent its hits; the find is "
+                                  f"abandoned at {part[0].isoformat()} (try again, with fewer --jobs if memory is "
+                                  "short)") from None
             yield part[-1], len(part), found
     finally:
         for future in futures:
             future.cancel()
 
 
-def dead_workers(pool) -> str:
-    """Which worker processes of *pool* ended (its pid and exit code or signal), as words."""
-    processes = dict(getattr(pool, "_processes", None) or {})
-    ended = [f"pid {pid} ({'signal ' + str(-p.exitcode) if p.exitcode < 0 else 'exit code ' + str(p.exitcode)})"
-             for pid, p in processes.items() if p.exitcode not in (None, 0, -signal.SIGTERM)]
-    return "worker process " + ", ".join(ended) if ended else "a worker process"
+def dead_workers(processes: dict) -> str:
+    """Which of the worker *processes* (pid → Process) ended first, as words: its pid and signal or exit code."""
+    ended = [(pid, p.exitcode) for pid, p in processes.items() if p.exitcode not in (None, 0, -signal.SIGTERM)]
+    return "worker process " + ", ".join(f"pid {pid} ({f'signal {-code}' if code < 0 else f'exit code {code}'})"
+                                         for pid, code in ended) if ended else "a worker process"
 
 
 def _worker_start(parent: int) -> None:

@@ -1,0 +1,72 @@
+"""擇時 on executors: a pool of forked processes (--jobs 2), any concurrent.futures executor and a real Dask
+LocalCluster of two worker processes on 127.0.0.1 give every hit that one process gives, over a month, in the
+range's order; the blocks a range is cut into are consecutive, complete, cut at the solar terms and never between
+the two hours of a double hour; --jobs past the cores is refused naming the limit."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+
+import distributed  # the test extra (leishen[dask])
+import pytest
+
+from leishen.engine.calendar import solar_term
+from leishen.engine.moment import moments, parse_moment
+from leishen.errors import FindError
+from leishen.judgments.choose import choose
+from leishen.service import findwork
+
+MONTH = parse_moment("2026-12-01T00:00+08:00"), parse_moment("2026-12-31T23:00+08:00")
+
+
+@pytest.fixture(scope="module")
+def alone(reader):
+    """The month's 出行 吉 hits judged in this process alone."""
+    hits = list(choose(reader, "出行", *MONTH, verdict="吉"))
+    assert len(hits) > 20
+    return hits
+
+
+def test_two_jobs_give_every_hit_of_one(reader, alone):
+    assert list(choose(reader, "出行", *MONTH, verdict="吉", jobs=2)) == alone
+    assert not multiprocessing.active_children()
+
+
+def test_any_executor_gives_every_hit_of_one(reader, alone):
+    with ThreadPoolExecutor(2) as executor:
+        assert list(choose(reader, "出行", *MONTH, verdict="吉", executor=executor)) == alone
+
+
+def test_a_dask_local_cluster_of_two_workers_gives_every_hit_of_one(reader, alone):
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+        found = list(choose(reader, "出行", *MONTH, verdict="吉", executor=client.get_executor(pure=False)))
+        pids = set(client.run(os.getpid).values())
+    assert found == alone
+    assert len(pids) == 2 and os.getpid() not in pids
+
+
+def test_blocks_are_consecutive_cut_at_the_terms_and_keep_double_hours():
+    every = list(moments(parse_moment("2026-11-20T00:00+08:00"), parse_moment("2026-12-31T23:00+08:00"), "hour"))
+    parts = findwork.blocks(every, 96)
+    assert [t for part in parts for t in part] == every
+    assert all(len(part) <= 97 for part in parts)
+    for before, after in zip(parts, parts[1:]):
+        assert after[0] - before[-1] == timedelta(hours=1)
+        assert after[0].hour % 2 == 1, after[0]  # a double hour (子 23:00, 丑 01:00 …) starts on an odd hour
+    terms = {solar_term(t)[0] for t in every}
+    assert len(terms) == 4  # 小雪 大雪 冬至 小寒 …
+    assert all(len({solar_term(t)[0] for t in part[:-1]}) == 1 for part in parts)  # (a cut moved one hour later)
+    assert len(parts) >= len(terms) + 9  # a cut at each term's start, and every 96 hours
+
+
+@pytest.mark.parametrize("jobs", [0, findwork.MAX_JOBS + 1, 10**9, 1.5, True])
+def test_jobs_past_the_cores_are_refused_naming_the_limit(reader, jobs):
+    with pytest.raises(FindError, match=f"jobs: expected a whole number from 1 to {findwork.MAX_JOBS}") as info:
+        list(choose(reader, "出行", *MONTH, verdict="吉", jobs=jobs))
+    assert info.value.field == "jobs"
+    assert not multiprocessing.active_children()
