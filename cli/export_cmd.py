@@ -1,4 +1,4 @@
-"""``leishen export``: the graph (or a symbol's neighbourhood) as GraphML, node-link JSON or CSV."""
+"""``leishen export``: the graph (or a symbol's neighbourhood) as GraphML, GEXF, node-link JSON or CSV."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from leishen.cli.options import emit_json, handle_errors, json_option
 
 @click.command("export")
 @click.option("--format", "fmt", type=click.Choice(export.FORMATS), required=True,
-              help="graphml (Gephi, Cytoscape), json (networkx node-link) or csv (nodes.csv + edges.csv)")
+              help="graphml (Gephi, Cytoscape), gexf (Gephi: topic, system, citation as edge attributes), json "
+              "(networkx node-link) or csv (nodes.csv + edges.csv)")
 @click.option("-o", "--output", type=click.Path(), default=None,
               help="file to write (for csv: a folder for nodes.csv and edges.csv); default stdout")
 @click.option("--symbol", "symbol_name", default=None, help="only this symbol's neighbourhood (the one `leishen view` draws)")

@@ -59,9 +59,12 @@ def test_graphml_nodes_show_their_name_as_label_and_their_type_apart(tmp_path, n
     run("--format", "graphml", "-o", str(out))
     back = nx.read_graphml(out)
     stored = nx_backend.graph.nodes
-    assert all(a["label"] == stored[n]["name"] and a["type"] == stored[n]["label"] for n, a in back.nodes(data=True))
+    assert all(a["label"] in (stored[n]["name"], f"{stored[n]['name']} ({stored[n]['label']})",
+                              f"{stored[n]['name']} ({stored[n]['label']} {stored[n]['key']})")
+               and a["type"] == stored[n]["label"] for n, a in back.nodes(data=True))
     assert {a["type"] for _, a in back.nodes(data=True)} >= {"Branch", "Stem", "General", "Element"}
-    assert len({a["label"] for _, a in back.nodes(data=True)}) > back.number_of_nodes() // 2
+    assert len({a["label"] for _, a in back.nodes(data=True)}) == back.number_of_nodes()  # unique (#39)
+    assert sum(a["label"] == stored[n]["name"] for n, a in back.nodes(data=True)) > back.number_of_nodes() // 2
 
 
 def test_csv_nodes_show_their_name_as_label(tmp_path, nx_backend):
@@ -70,7 +73,9 @@ def test_csv_nodes_show_their_name_as_label(tmp_path, nx_backend):
     nodes = list(csv.DictReader((folder / "nodes.csv").open(encoding="utf-8")))
     assert list(nodes[0])[:3] == ["id", "label", "type"]
     stored = nx_backend.graph.nodes
-    assert all(r["label"] == stored[r["id"]]["name"] and r["type"] == stored[r["id"]]["label"] for r in nodes)
+    assert all(r["label"].startswith(stored[r["id"]]["name"]) and r["type"] == stored[r["id"]]["label"]
+               for r in nodes)
+    assert len({r["label"] for r in nodes}) == len(nodes)
     zi = next(r for r in nodes if r["id"] == "Branch:zi")
     assert (zi["label"], zi["type"], zi["name"]) == ("子", "Branch", "子")
 
