@@ -14,6 +14,7 @@ from typing import Iterator
 from leishen.engine.chart import ChartRequest, build_chart
 from leishen.errors import LeishenError
 from leishen.judgments.prepared import topic_facts
+from leishen.loaders.conditions import POLARITIES
 from leishen.judgments.procedure import DEFAULT_OPTIONS, judge_topic
 from leishen.judgments.tables import facet_table
 
@@ -51,8 +52,9 @@ def check_request(reader, topic: str, verdict: str | None, facets: dict) -> str:
         if name not in known:
             raise ChooseError(f"facet: {reader.props[topic_id]['name']} has no facet {name!r}; its facets: "
                               f"{', '.join(sorted(known)) or 'none'}", "facet")
-        values = list(dict.fromkeys(a.value for a in known[name].answers))
-        if value not in values and not any(v.startswith("=") for v in values):  # (=name: a value read off the chart)
+        values = list(dict.fromkeys(v for a in known[name].answers
+                                    for v in (POLARITIES if a.value == "=polarity" else (a.value,))))
+        if value not in values and "=name" not in values:  # (=name: the name of the meaning found, any)
             raise ChooseError(f"facet: {name} is never answered {value!r}; its answers: {', '.join(values)}", "facet")
     return topic_id
 
