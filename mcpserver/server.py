@@ -180,7 +180,16 @@ def build_server(store, reader=None, corpus=None) -> LeishenServer:
 
 
 def main(backend: str = "networkx", uri=None, user=None, password=None, corpus=None) -> None:
-    """Serve on stdin/stdout until the client closes the pipe."""
+    """Serve on stdin/stdout until the client closes the pipe; a bad LEISHEN_* setting refuses to start (one line
+    naming it on stderr, exit 2)."""
+    import sys
+
+    from leishen.errors import SettingError
+    try:
+        settings.check_all()
+    except SettingError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
     store = lore.open_store(backend, uri, user, password, corpus)
     try:
         build_server(store, corpus=corpus).run("stdio")

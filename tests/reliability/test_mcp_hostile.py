@@ -100,3 +100,9 @@ def test_tool_calls_in_flight_are_bounded():
     for ident in refused:
         assert "LEISHEN_MAX_IN_FLIGHT" in answers[ident]["content"][0]["text"]
     assert "Traceback" not in session.close()
+
+
+def test_the_server_refuses_to_start_on_a_bad_setting():
+    done = subprocess.run([sys.executable, "-m", "leishen.mcpserver"], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "LEISHEN_MAX_IN_FLIGHT": "x"})
+    assert done.returncode == 2 and done.stderr.strip() == "error: LEISHEN_MAX_IN_FLIGHT='x': not a whole number"

@@ -142,3 +142,10 @@ def test_a_corpus_text_past_the_size_limit_is_refused(hostile_corpus):
     result = CliRunner().invoke(main, ["check"], env={"LEISHEN_CORPUS": str(folder),
                                                       "LEISHEN_CORPUS_MAX_BYTES": "1000"})
     assert result.exit_code == 2 and "LEISHEN_CORPUS_MAX_BYTES" in result.output
+
+
+def test_the_readme_lists_every_setting():
+    """The README's settings table is leishen.settings.markdown_table(), whole."""
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert settings.markdown_table() in readme
