@@ -183,11 +183,9 @@ def find_rule(reader, rule: str, start: datetime, end: datetime, *, step: str = 
     called with each moment before it is read."""
     from leishen.engine.chart import build_chart
     from leishen.engine.moment import moments
+    rule = _rule_name(reader, rule)
     chosen, lore = reader.select(rule)  # what is evaluated: what is asked, and the patterns its rules test
     asked, _ = reader.named(rule)
-    if not chosen and not lore:
-        raise FindError(f"unknown rule {rule!r}: give a fact id, an item, a pattern or meaning name, "
-                        "or one of kin, stages, vigour, relations, leixiang, shensha", "rule")
     if request.systems == ChartRequest().systems:  # chart only the systems the rule reads
         request = replace(request, systems=reader.systems_of(chosen) if not lore else lore_systems(rule))
     last_parts, last_hits = None, None
@@ -203,6 +201,36 @@ def find_rule(reader, rule: str, start: datetime, end: datetime, *, step: str = 
                          if f["rule"]["fact"] in asked or (lore and f["query"] == rule)]
         if last_hits:
             yield {"moment": chart["moment"], "findings": last_hits}
+
+
+#: names of 課 a user tries that the texts of the graph do not use: the cases of a pattern it does not tell apart
+#: (the 九宗門's cases of 涉害 and of 昴星) → that pattern
+CASE_OF = (("察微", "涉害"), ("見機", "涉害"), ("綴瑕", "涉害"), ("虎視", "昴星"), ("虎視轉蓬", "昴星"),
+           ("冬蛇掩目", "昴星"))
+
+
+def _rule_name(reader, rule: str) -> str:
+    """*rule* as the graph names it (``涉害課`` → ``涉害``); FindError listing the close names (in ``matches``)
+    for a name nothing holds, and the pattern a case of one belongs to (察微 → 涉害)."""
+    chosen, lore = reader.select(rule)
+    if chosen or lore or not isinstance(rule, str):
+        return rule
+    bare = rule.strip().removesuffix("課").removesuffix("格")
+    if bare != rule.strip() and any(reader.select(bare)):
+        return bare
+    import difflib
+    names = sorted({p.get("name") for p in reader.props.values() if p.get("name")} | set(LORE_NAMES))
+    close = [dict(CASE_OF)[bare]] if bare in dict(CASE_OF) else []
+    close += [n for n in difflib.get_close_matches(bare, names, 8, 0.5) if n not in close and any(reader.select(n))]
+    case = f"; {bare} is a case of {close[0]} the texts do not tell apart: find {close[0]} lists every {close[0]}" \
+        if bare in dict(CASE_OF) else ""
+    error = FindError(f"unknown rule {rule!r}{case}; close names: {', '.join(close) or 'none'} (give a fact id, an "
+                      f"item, a pattern or meaning name, or one of {', '.join(LORE_NAMES)})", "rule")
+    error.matches = close
+    raise error
+
+
+LORE_NAMES = ("kin", "stages", "vigour", "relations", "leixiang", "shensha")
 
 
 class _Clock:

@@ -109,3 +109,13 @@ def test_bad_pillars_are_refused_naming_the_one_at_fault(client, pillars, words)
     assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
     answer = client.get("/moments", params={"pillars": pillars, "start": START, "end": END})
     assert answer.status_code == 400 and answer.json()["field"] == "pillars" and words in answer.json()["error"]
+
+
+def test_names_a_user_tries_resolve_or_list_close_names(client):
+    span = ["--from", "2026-12-01T00:00+08:00", "--to", "2026-12-03T23:00+08:00"]
+    done = run("find", "察微", *span)
+    assert done.returncode == 2 and "察微 is a case of 涉害" in done.stderr and "close names: 涉害" in done.stderr
+    assert run("find", "伏吟課", *span).stdout == run("find", "伏吟", *span).stdout != ""
+    assert "close names: 斫輪" in run("find", "斫轮", *span).stderr  # the simplified form
+    answer = client.get("/find", params={"rule": "vigor", "start": START, "end": END})
+    assert answer.status_code == 400 and "vigour" in answer.json()["matches"]
