@@ -1,0 +1,54 @@
+"""擇時 on Neo4j (#38): ``leishen find --backend neo4j --jobs 2`` gives the NetworkX answer (each worker process
+opens its own driver), and two finds and a reading served at once over HTTP threads on Neo4j each give what they
+give alone."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from fastapi.testclient import TestClient
+
+from leishen.api import Settings, create_app
+
+pytestmark = pytest.mark.neo4j
+
+SPAN = ["--from", "2026-12-01T00:00+08:00", "--to", "2026-12-02T23:00+08:00"]
+RANGE = {"start": "2026-12-01T00:00+08:00", "end": "2026-12-01T23:00+08:00"}
+
+
+def find(*args: str) -> list[dict]:
+    done = subprocess.run([sys.executable, "-m", "leishen.cli.main", "find", *args], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def test_two_jobs_on_neo4j_give_the_networkx_answer(neo4j_server, neo4j_backend):
+    embedded = find("--topic", "出行", "--verdict", "凶", *SPAN)
+    assert embedded
+    assert find("--topic", "出行", "--verdict", "凶", *SPAN, "--backend", "neo4j", "--uri", neo4j_server["uri"],
+                "--jobs", "2") == embedded
+
+
+def test_finds_and_a_reading_at_once_on_neo4j_give_what_each_gives_alone(neo4j_server, neo4j_backend):
+    calls = [("find", {**RANGE, "topic": "出行", "verdict": "吉"}), ("find", {**RANGE, "topic": "疾病", "verdict": "凶"}),
+             ("readings", {"moment": "2026-12-01T10:00+08:00", "topic": "出行"})]
+    room = {"max_in_flight": 6} if "max_in_flight" in {f.name for f in dataclasses.fields(Settings)} else {}
+    settings = Settings(backend="neo4j", uri=neo4j_server["uri"], use_corpus=False, **room)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        alone = [client.get(f"/{path}", params=params).json() for path, params in calls]
+        assert alone[0] and {h["verdict"] for h in alone[0]} == {"吉"} and {h["verdict"] for h in alone[1]} == {"凶"}
+        start = threading.Barrier(len(calls) * 2)
+
+        def ask(call):
+            start.wait()
+            return client.get(f"/{call[0]}", params=call[1]).json()
+
+        with ThreadPoolExecutor(len(calls) * 2) as pool:
+            assert list(pool.map(ask, calls * 2)) == alone * 2
