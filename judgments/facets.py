@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import NamedTuple
 
@@ -151,8 +152,8 @@ def facet_candidates(table: TopicTable, answering: list, ranks: dict, aims: dict
             if not value:
                 continue
             facet, proc = facets[n], procs[n]
-            if proc is not None:
-                key = (proc.tier_of(a.item), (), 0, 0)
+            if proc is not None:  # a verdict or a decisive line by its tier alone; else by tier, then place (002:151)
+                key = (proc.tier_of(a.item), () if facet.verdict or proc.decisive(a.item) else (rank[0],), 0, 0)
             else:  # J7: at one place, the rows of the passage that asks a (descriptive) question come first
                 own = 0 if answer.value == "=polarity" or not heading_src[n].isdisjoint(f.get("src") or ()) else 1
                 key = (rank[0], order_key(facet, f) if facet.order else (), own, 0)
@@ -193,10 +194,21 @@ def question_json(c: Candidate) -> dict:
     f = c.finding
     meaning = f.get("meaning") or {}
     what = {lang: meaning.get(lang) or meaning.get("zh") or c.value for lang in ("zh", "ko", "en")}
+    note = plain_note(f.get("judgment") or "") or what["en"]
     return {"value": c.value, "finding": f["id"], "src": list(f.get("src") or ()), "judgment": f.get("judgment"),
             "meaning": dict(meaning),
             "ask": {"zh": f"待占者自定：{what['zh']}否？", "ko": f"묻는 이가 정할 것: {what['ko']}인가?",
-                    "en": f"for the asker to settle: {f.get('judgment') or what['en']}"}}
+                    "en": f"for the asker to settle: {note}"}}
+
+
+INTERNAL = re.compile(r"\s*\((?:[^()]*?(?:conventions|§|issue|inventory|audit|a slot now|graph|\d\.[A-Z]\.\d|\d{3}-S\d)[^()]*)\)"
+                      r"|;?\s*(?:audit \d{4}-\d\d-\d\d|issue #\d+)[^;]*")
+
+
+def plain_note(text: str) -> str:
+    """A row's judgment note as a user reads it: references to project notes (conventions §, issue #, inventory
+    rows, audit dates, row ids) left out."""
+    return INTERNAL.sub("", text).strip(" ;,")
 
 
 def _src_of(cands: list[Candidate]) -> list[str]:

@@ -21,7 +21,8 @@ from leishen.judgments.facets import (OTHER_PLACES, answer_facet, answers_of, fa
 from leishen.judgments.prepared import TopicTable, topic_facts
 from leishen.judgments.summary import summary_of
 from leishen.judgments.tables import facet_table, value_names
-from leishen.judgments.timing import READ_ON_LICHUN, dated_events, event_found, lichun_chart, times_entry
+from leishen.judgments.timing import (READ_ON_LICHUN, dated_events, event_found, lichun_chart, star_dated,
+                                      times_entry)
 from leishen.judgments.usegod import aims_of, bind_god, general_rows, god_places, use_god_json
 
 QUALIFYING = ("吉", "凶")  # the polarities of a finding that qualifies the 用神 it is read at (reasons_of)
@@ -269,6 +270,16 @@ def not_found(fact, props: dict, gate: tuple) -> dict:
                     "en": f"not dated: {event.get('en') or event.get('name')} was not found"}}
 
 
+def condition_unmet(fact, props: dict) -> dict:
+    """An 應期 row whose own condition does not hold on this chart (004:47 dates the return only where the hour's
+    horse is tied to the day branch): left undated, and why."""
+    event = props.get(fact.object, {})
+    return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
+            "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src],
+            "why": {"zh": "其期之條件此局不具", "ko": "날짜를 정하는 조건이 이 국에 없다",
+                    "en": "not dated: the condition the line dates by does not hold on this chart"}}
+
+
 NO_TIMING = {"zh": "本占之文不言應期", "ko": "이 점의 글은 응기를 말하지 않는다",
              "en": "the text gives no way to date this topic"}
 
@@ -291,8 +302,11 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
         if gate is not None:
             undated.append(not_found(fact, props, gate))
             continue
+        if fact.when and not any(f["rule"]["fact"] == fact.id for f in by_id.values()):
+            undated.append(condition_unmet(fact, props))  # 004:47: 時馬繫日支 does not hold on this chart
+            continue
         own = dated_events().get((table.topic, fact.object))
-        palaces = found_palaces(facets, own[0], by_id) if own else []
+        palaces = found_palaces(facets, own[0], by_id) if own and star_dated(fact, props) else []
         for entry in times_entry(fact, chart, props, stem_plate, palaces):
             dated.append({**entry, "speed": speed if entry["for"]["zh"] == "雨" else None})
     return dated, undated

@@ -33,6 +33,11 @@ class Procedure:
         hit = self.tiers.get(item)
         return hit[0] if hit is not None and hit[1] != "caution" else UNNAMED
 
+    def decisive(self, item: str | None) -> bool:
+        """Whether *item*'s row is a decisive line: it counts wherever it is read (every rain sign of 003:55)."""
+        hit = self.tiers.get(item)
+        return hit is not None and hit[1] == "decisive"
+
     def src_of(self, item: str | None) -> tuple:
         """The src of the procedure row that names *item* (the line that ranks it), or ()."""
         hit = self.tiers.get(item)

@@ -68,6 +68,12 @@ def event_found(topic: str, event: str, facets: list[dict]) -> tuple | None:
     return gate
 
 
+def star_dated(fact, props: dict) -> bool:
+    """Whether a TIMES row dates by the palace of a star (003:51, 003:55, 003:63), so that the palaces where its
+    event was found can date it."""
+    return bool(_stars(fact, props))
+
+
 def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth", palaces=()) -> list[dict]:
     """The dated 應期 of one TIMES row: for each palace the event was found at (*palaces*: the rain that was
     found is dated by the palace of the star that brings it) or else each star the row names, that palace's

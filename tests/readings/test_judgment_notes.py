@@ -115,7 +115,9 @@ def test_the_reading_json_carries_judgment_names():
     undated = [w for j in reading["judgments"] for w in j["when"] if w.get("judgment")]
     assert undated and all(w["judgment_names"]["ko"] and w["judgment_names"]["en"] == w["judgment"]
                            for w in undated)
-    assert TIMING_FALLBACK in {w["judgment"] for w in undated}
+    # the fallback reason of a row with no place to date by is rendered too (#41: dated only once its event is
+    # found, so a given moment may not show it)
+    assert judgment_note(TIMING_FALLBACK, "ko") and judgment_note(TIMING_FALLBACK, "zh")
     raw = door.reader_for().read(_chart(), topic="*")
     assert not any("judgment_names" in f for f in raw["findings"])  # the reader's findings were copied
 
