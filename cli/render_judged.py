@@ -221,8 +221,12 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
     if reasons:
         out.append(f"{word('reasons', lang)}:")
         out += [f"  {MARKS.get(r.get('polarity'), ' ')} {_why(r, lang, meanings or {})} {_src(r.get('src'))}" for r in reasons[:REASONS_SHOWN]]
-        if len(reasons) > REASONS_SHOWN:
-            out.append(f"  … {len(reasons) - REASONS_SHOWN}")
+    meanings = meanings or {}
+    rest = [{"meaning": meanings.get(r["finding"]) or {}, "polarity": r.get("polarity"), "src": r.get("src")}
+            for r in reasons[REASONS_SHOWN:]] + list(j.get("also") or ())
+    if rest:  # every other line that holds, on one line: nothing the text says of this chart is hidden
+        out.append(f"{word('also', lang)}: " + "; ".join(
+            f"{MARKS.get(a.get('polarity'), '')}{_name(a.get('meaning'), lang)} {_src(a.get('src'))}" for a in rest))
     dates = [f"{w['date']} {w.get('pillar') or ''} ({_name(w.get('for'), lang)}{' ' + w['speed'] if w.get('speed') else ''}) "
              f"{_src(w.get('src'))}" if w.get("date") else
              f"{_name(w.get('for'), lang)}: {word('undated', lang)} ({_reason(w, lang)}) {_src(w.get('src'))}"

@@ -19,6 +19,7 @@ from leishen.errors import LeishenError
 from leishen.judgments.facets import (OTHER_PLACES, answer_facet, answers_of, facet_candidates, overridden_by,
                                       ranks_of)
 from leishen.judgments.prepared import TopicTable, topic_facts
+from leishen.judgments.procedures import day_star_table
 from leishen.judgments.summary import summary_of
 from leishen.judgments.tables import facet_table, value_names
 from leishen.judgments.timing import (READ_ON_LICHUN, dated_events, event_found, lichun_chart, star_dated,
@@ -237,12 +238,13 @@ def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict
                             "ko": f"용신: {g.slot}（{g.role}）"})
     for f in found.qualifying:
         if ranks[f["id"]][0] < OTHER_PLACES:
-            add(f["id"], {"en": "read at the 用神: qualifies it (000:3, 000:23)", "zh": "臨用神"})
+            cited = " (000:3, 000:23)" if f["system"] == "liuren" else ""  # 000's rule is Liu Ren's
+            add(f["id"], {"en": f"read at the 用神: qualifies it{cited}", "zh": "臨用神", "ko": "용신에 임하여 그것을 규정한다"})
     for f in found.leixiang:
-        add(f["id"], {"en": "類神: what the 用神 stands for in the topic's domains", "zh": "類神"})
+        add(f["id"], {"en": "類神: what the 用神 stands for in the topic's domains", "zh": "類神", "ko": "유신"})
     if not out:  # a topic with no facet table: its findings, in the reading's order (convention J8)
         for f in found.all:
-            add(f["id"], {"en": "a finding of the topic (no facet of the topic orders it)", "zh": "本占所見"})
+            add(f["id"], {"en": "a finding of the topic (no facet of the topic orders it)", "zh": "本占所見", "ko": "이 점에서 보이는 것"})
     return list(out.values())
 
 
@@ -325,6 +327,26 @@ def not_asked(facets: list[dict]) -> list[dict]:
     return facets
 
 
+def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, info: dict, topic_id) -> list[dict]:
+    """What else holds for the topic and decides nothing: the topic's weighed findings that are no reason (each
+    meaning once), then the day's centre-star lines that bear on it (day_star.csv, 003:3–11)."""
+    shown = {r["finding"] for r in reasons} | set(aside)
+    out, meanings = [], set()
+    for f in found.weigh:
+        key = (f["meaning"].get("zh"), f["polarity"])
+        if f["id"] not in shown and key not in meanings and f.get("certainty") == "holds":
+            meanings.add(key)
+            out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
+                        "src": list(f["src"])})
+    items = day_star_table().get(topic_id, frozenset())
+    for f in reading["findings"] if items else ():
+        i = info.get(f["rule"]["fact"])
+        if f.get("topic") is None and i is not None and i.item in items:
+            out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
+                        "src": list(f["src"]), "day_star": True})
+    return out
+
+
 def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, read_on=None) -> dict:
     """The judgment of one topic (None: the general reading) from a reading's findings."""
     index = topic_facts(reader)
@@ -348,6 +370,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
             "use_god": [use_god_json(g, reader.props, by_id.get(g.finding)) for g in gods], "facets": facets,
             "reasons": reasons,
             "overridden": overridden_json(aside, by_id),
+            "also": also_of(found, reasons, aside, reading, index.info, topic_id) if topic_id else [],
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
             "when": when, "undated": undated,
             "read_on": read_on, "method": method_steps(found.methods, table),

@@ -84,3 +84,14 @@ def check_procedures(items, facets) -> list[str]:
             missing.append(f"{key[0]} {key[1]}")
         missing += [i for i in proc.tiers if i not in items]
     return missing
+
+
+@lru_cache(maxsize=1)
+def day_star_table() -> dict[str, frozenset]:
+    """topic id → the inventory items of the day's centre-star lines (003:3–11) that bear on it
+    (ontology/judgments/day_star.csv): named beside the topic's judgment, never deciding it."""
+    out: dict[str, set] = {}
+    for number, row in _rows("day_star.csv"):
+        _src("day_star.csv", number, row["src"])
+        out.setdefault(row["topic"], set()).update(i.strip() for i in row["items"].split(";") if i.strip())
+    return {t: frozenset(items) for t, items in out.items()}
