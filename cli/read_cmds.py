@@ -145,17 +145,24 @@ def find(rule, start, end, tz, step, topics, verdict, facets, when, summary, job
     warn_damaged_corpus(backend)
     t0, t1, total = door.plan(start, end, tz, step, names=("from", "to"))
     source = findwork.Source(backend, uri, user, password)
-    with findwork.dask_executor(scheduler) as executor, \
-            click.progressbar(length=total, label="find", file=sys.stderr) as bar:
+    with findwork.dask_executor(scheduler) as executor:
         hits = door.find(r, t0, t1, rule=rule, topic=topic, verdict="*" if summary else verdict, facets=facets,
                          step=step, jobs=jobs, progress=lambda _t, n=1: bar.update(n), when=when, executor=executor,
-                         source=source)
-        if summary:
-            counts = findexport.verdict_counts(hits, VERDICTS)
-            click.echo(json.dumps({"topic": topic, "from": t0.isoformat(), "to": t1.isoformat(), "moments": total,
-                                   "facets": list(facets), "verdicts": counts}, ensure_ascii=False))
-            return
-        findexport.write(fmt, hits, click.get_text_stream("stdout"), t0.tzinfo, topic, lang)
+                         source=source)  # (checked here: a bad request is refused before the progress bar)
+        bar = click.progressbar(length=total, label="find", file=sys.stderr)
+        with bar:
+            _write(hits, summary, fmt, lang, topic, facets, (t0, t1, total))
+
+
+def _write(hits, summary: bool, fmt: str, lang: str, topic: str | None, facets: tuple, span: tuple) -> None:
+    """The hits on stdout in *fmt*, or (*summary*) the count of each verdict over the *span* (start, end, moments)."""
+    t0, t1, total = span
+    if summary:
+        counts = findexport.verdict_counts(hits, VERDICTS)
+        click.echo(json.dumps({"topic": topic, "from": t0.isoformat(), "to": t1.isoformat(), "moments": total,
+                               "facets": list(facets), "verdicts": counts}, ensure_ascii=False))
+        return
+    findexport.write(fmt, hits, click.get_text_stream("stdout"), t0.tzinfo, topic, lang)
 
 
 def _one_topic(topics: tuple, judged: bool) -> str | None:

@@ -151,14 +151,15 @@ def find(reader, start: datetime, end: datetime, *, rule: str | None = None, top
     verdict and facet answers, each with its deciding reasons (:mod:`leishen.judgments.choose`). *when* and 擇時
     run in this process, on *jobs* forked processes or on *executor* (whose workers open *source*:
     :class:`leishen.service.findwork.Source`). Stops with FindDeadline past ``limits.seconds``; *progress* is
-    called as ``progress(moment, n)``: *n* more moments scanned, up to *moment*."""
+    called as ``progress(moment, n)``: *n* more moments scanned, up to *moment*. The request is checked when
+    this is called (an error raised here, not at the first hit); the hits come from the iterator it returns."""
     clock = _Clock(limits, progress)
     chosen = verdict is not None or bool(facets)
     if sum((rule is not None, when is not None, chosen)) > 1:
         raise FindError("rule: give one of a rule, a condition (when) or a verdict (擇時)", "rule")
-    if rule is not None:
-        yield from find_rule(reader, rule, start, end, step=step, topic=topic, request=request, progress=clock.tick)
-        return
+    if rule is not None:  # (the request is checked here, before the first moment is asked for)
+        return find_rule(reader, _rule_name(reader, rule), start, end, step=step, topic=topic, request=request,
+                         progress=clock.tick)
     if when is not None:
         from leishen.service.whenfind import when_task
         task = when_task(reader, when, topic, request)
@@ -166,7 +167,9 @@ def find(reader, start: datetime, end: datetime, *, rule: str | None = None, top
         task = _choice(reader, topic, verdict, facets, request)
     else:
         raise FindError("rule: give a rule, a condition (when), or a topic with a verdict (擇時)", "rule")
-    yield from _spread(reader, task, start, end, step, jobs, executor, source, clock)
+    from leishen.service.findwork import check_jobs
+    check_jobs(jobs)
+    return _spread(reader, task, start, end, step, jobs, executor, source, clock)
 
 
 def lore_systems(query: str) -> tuple[str, ...]:
