@@ -5,16 +5,23 @@ of its own: no catch-all mount, so an unknown path is a JSON 404 and a wrong met
 naming the allowed ones)."""
 
 import importlib.util
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
+from pydantic import Field
 
 from leishen.api import deps
 from leishen.api.errors import responses
 from leishen.api.models import ReadingQuery
 
 Store = Annotated[Any, Depends(deps.store)]
+
+
+class ReadingPageQuery(ReadingQuery):
+    """GET /views/reading: a reading's moment, options and topic, and the language of its page."""
+
+    lang: Literal["zh", "ko", "en"] = Field("zh", description="the language of the page's labels and controls")
 #: a page answers HTML; its errors stay JSON (the default media type of the routes)
 HTML = {200: {"content": {"text/html": {"schema": {"type": "string"}}}, "description": "the page"}}
 
@@ -44,10 +51,12 @@ def views_router() -> APIRouter:
                                     corpus=request.app.state.corpus or False))
 
     @api.get("/reading", response_model=None, responses={**HTML, **responses(400, 422)})
-    def reading(request: Request, query: Annotated[ReadingQuery, Query()]) -> HTMLResponse:
-        """A reading's subgraph: chart slots, bound symbols, the paths of the findings (``leishen view --reading``)."""
+    def reading(request: Request, query: Annotated[ReadingPageQuery, Query()]) -> HTMLResponse:
+        """A reading's subgraph as a tool (``leishen view --reading``): chart slots, bound symbols, the paths of
+        the findings, labelled in ``lang``; at most 150 nodes drawn at first (the rest one click away), a search
+        box and filters by system, topic and relation."""
         found = request.app.state.reader.read(query.chart(), topic=query.topic)
-        return page(viz.reading_page(found, corpus=request.app.state.corpus or False))
+        return page(viz.reading_page(found, corpus=request.app.state.corpus or False, lang=query.lang))
 
     @api.get("/options", response_model=None)
     def options() -> list[dict]:
@@ -88,13 +97,14 @@ def split_list(text: str, field: str) -> list[str]:
 
 
 def known_relations(rels: list[str]) -> list[str]:
-    """*rels* when every one is a relation type of the schema; else OntologyError about ``rels`` naming the
-    unknown ones, with close types as its matches."""
+    """*rels* when every one is a relation type of the schema or a hop read from the chart; else OntologyError
+    about ``rels`` naming the unknown ones, with close types as its matches."""
     import difflib
 
     from leishen.errors import OntologyError
     from leishen.loaders.schema import load_schema
-    known = load_schema().relations
+    from leishen.viz.words import chart_hop_words
+    known = [*load_schema().relations, *chart_hop_words()]
     unknown = [r for r in rels if r not in known]
     if unknown:
         near = [m for r in unknown for m in difflib.get_close_matches(r.upper(), known, 3, 0.5)]

@@ -96,21 +96,24 @@ def legend_html(items: list[tuple[str, str]]) -> str:
     return "".join(f'<span><i style="background:{html.escape(c)}"></i>{html.escape(t)}</span>' for c, t in items)
 
 
-def page_html(net: Network, *, title: str, note: str = "", legend: list[tuple[str, str]] = ()) -> str:
-    """The network as one self-contained HTML page (no remote load), with a title bar and legend."""
+def page_html(net: Network, *, title: str, note: str = "", legend: list[tuple[str, str]] = (), tools: str = "",
+              style: str = "", script: str = "", lang: str = "zh") -> str:
+    """The network as one self-contained HTML page (no remote load), with a title bar and legend; *tools* (HTML),
+    *style* (CSS) and *script* (run after the page's own script) add a page's own controls."""
     raw = net.generate_html()
     page = _HEADING.sub("", _BOOTSTRAP.sub("", raw))
     head = (f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'<title>{html.escape(title)}</title>\n<link rel="icon" href="data:,">\n'
-            f"<style>{PAGE_STYLE}</style>\n</head>")
+            f"<style>{PAGE_STYLE}{style}</style>\n</head>")
     page = page.replace("</head>", head, 1)
     bar = (f'<div id="leishen-head"><h1>{html.escape(title)}</h1>'
            f'<span class="note">{html.escape(note)}</span>'
-           f'<div id="leishen-legend">{legend_html(list(legend))}</div></div>')
+           f'<div id="leishen-legend">{legend_html(list(legend))}</div></div>{tools}')
     page = page.replace("<body>", "<body>\n" + bar, 1)
-    script = PAGE_SCRIPT % {"physics": json.dumps(physics_on(net))}
-    page = _rsplit_replace(page, "</body>", f"<script>{script}</script>\n</body>")
-    page = page.replace("<html>", '<!DOCTYPE html>\n<html lang="zh">', 1)
+    own = PAGE_SCRIPT % {"physics": json.dumps(physics_on(net))}
+    page = _rsplit_replace(page, "</body>", f"<script>{own}</script>\n" + (f"<script>{script}</script>\n" if script
+                                                                            else "") + "</body>")
+    page = page.replace("<html>", f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">', 1)
     remote = _REMOTE.search(page)
     if remote:
         raise VizError(f"page would load a remote asset: {remote.group(0)[:120]}")

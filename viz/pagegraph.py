@@ -55,7 +55,7 @@ class PageGraph:
                if isinstance(v, str) and ":" in v}
         names = readings(ids) if ids else {}  # a qualifier naming a node (rides=General:xuan_wu) shows its name
         for edge in self.edges.values():
-            net.add_edge(edge.source, edge.target, label=edge.kind if edge.label is None else edge.label,
+            net.add_edge(edge.source, edge.target, label=edge.kind if edge.label is None else edge.label, rel=edge.kind,
                          title=relation_title(edge.kind, edge.zh, edge.parts, self.passages, names),
                          color=edge.colour, dashes=edge.dashes, width=edge.width)
         return net

@@ -6,8 +6,8 @@ finding ``{"id","system","rule":{"fact","name"},"polarity","certainty","bindings
 "meaning":{"zh","ko","en"},"src":[…]}``.  Slots are coloured by system, finding edges and finding
 nodes by polarity, symbols by label; hops read from the chart are dashed; a hop with
 ``"forward": false`` is drawn the way the stored relation points (from the later node to the earlier).  Layout: by
-position on the path, top to bottom (hierarchical, physics off) up to ``LAYERED_MAX`` nodes; larger
-readings by force (stabilised once, then frozen), so they stay readable.
+position on the path, left to right (hierarchical, physics off: the page stands still at once); the page is a tool
+(:mod:`leishen.viz.readingtool`): labels in its language, at most 150 nodes drawn first, search and filters.
 """
 
 from __future__ import annotations
@@ -17,11 +17,6 @@ from leishen.viz.offline import page_html
 from leishen.viz.pagegraph import PageGraph
 from leishen.viz.style import (CHART_HOP, POLARITY_COLOURS, SYSTEM_COLOURS, SYSTEM_NAMES, label_colour,
                                label_shape)
-
-
-# up to this many nodes the page is drawn in layers (slot, symbol, … finding); a larger reading is
-# laid out by force (stabilised, then frozen): a few hundred nodes in one layer row are unreadable
-LAYERED_MAX = 60
 
 
 def hop_node_id(node: dict) -> str:
@@ -117,22 +112,55 @@ def reading_graph(reading: dict, corpus=None) -> PageGraph:
     return graph
 
 
+def hop_ids(finding: dict, hops: list[dict]) -> set[str]:
+    """The page-graph ids of one hop list's nodes (a graph node, a chart value) and of its nodes' slots."""
+    out = set()
+    for hop in hops:
+        if "node" in hop or "value" in hop:
+            node_id, _ = hop_node(hop, finding["system"])
+            out.add(node_id)
+            if hop.get("slot") and "node" in hop:
+                out.add(slot_id(finding["system"], hop["slot"]))
+    return out
+
+
+def finding_nodes(finding: dict) -> set[str]:
+    """The page-graph ids a finding draws: its path's and evidence's nodes and slots, the slots of its bindings,
+    and the finding itself."""
+    ids = hop_ids(finding, finding.get("path") or [])
+    for hops in finding.get("evidence") or ():
+        ids |= hop_ids(finding, hops)
+    bound = {slot_id(finding["system"], slot) for slot, node_id in (finding.get("bindings") or {}).items()
+             if isinstance(node_id, str) and node_id in ids}
+    return ids | bound | {f"finding:{finding['id']}"}
+
+
 def reading_title(reading: dict) -> str:
     chart = reading.get("chart") or {}
     moment = (chart.get("moment") or {}).get("local") or reading.get("moment") or ""
     topic = reading.get("topic")
-    return f"reading {moment}" + (f" · topic {topic}" if topic else "")
+    return f"reading {moment}" + (f" · {topic}" if topic else "")
 
 
-def reading_page(reading: dict, corpus=None) -> str:
-    """The HTML page of a reading's subgraph (see the module docstring for the input shape)."""
+def reading_page(reading: dict, corpus=None, lang: str = "zh") -> str:
+    """The HTML page of a reading's subgraph (see the module docstring for the input shape) as a tool
+    (:mod:`leishen.viz.readingtool`): labelled in *lang*, at most ``FIRST_MAX`` nodes drawn at first, with a
+    search box and filters by system, topic and relation."""
+    from leishen.viz import readingtool as tool
     graph = reading_graph(reading, corpus)
-    findings = reading.get("findings", ())
+    findings = list(reading.get("findings", ()))
+    tool.tag(graph, findings)
+    shown = tool.first_shown(findings, reading.get("topic"))
+    tool.localise(graph, lang)
+    tool.vis_ready(graph, shown)
     counts = {p: sum(1 for f in findings if f.get("polarity") == p) for p in POLARITY_COLOURS}
-    counts["no polarity"] = len(findings) - sum(counts.values())
     tally = " ".join(f"{p} {n}" for p, n in counts.items() if n)
-    note = f"{len(findings)} findings" + (f" ({tally})" if tally else "") + f" · {len(graph.nodes)} nodes"
-    legend = ([(c, SYSTEM_NAMES[s]) for s, c in SYSTEM_COLOURS.items()]
-              + [(c, p) for p, c in POLARITY_COLOURS.items()] + [(CHART_HOP, "chart hop (dashed)")])
-    layered = len(graph.nodes) <= LAYERED_MAX
-    return page_html(graph.network(hierarchical=layered), title=reading_title(reading), note=note, legend=legend)
+    note = (f"{tool.word(lang, 'findings')} {len(findings)}" + (f" ({tally})" if tally else "")
+            + f" · {tool.word(lang, 'nodes')} {len(graph.nodes)}")
+    legend = ([(c, tool.SYSTEMS[s].get(lang, SYSTEM_NAMES[s])) for s, c in SYSTEM_COLOURS.items()]
+              + [(c, p) for p, c in POLARITY_COLOURS.items()] + [(CHART_HOP, "- - -")])
+    title = f"{tool.word(lang, 'title')} {reading_title(reading).removeprefix('reading ')}"
+    net = tool.layered(graph.network(hierarchical=True))
+    rest = tool.split_rest(net)
+    return page_html(net, title=title, note=note, legend=legend, tools=tool.tool_html(reading, lang, graph),
+                     style=tool.TOOL_STYLE, script=tool.tool_script(lang, rest), lang=lang)

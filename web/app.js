@@ -94,10 +94,11 @@ async function showPassage(src) {
 }
 
 function loadGraph() {
-  const frame = $("graph");
-  if (!$("graph-view").open || frame.dataset.query === state.query) return;
-  frame.dataset.query = state.query;
-  frame.src = `/views/reading?${state.query}`;
+  // the reading graph as a tool, in the page's language (asked again when the language changes)
+  const frame = $("graph"), asked = `${state.query}&lang=${lang()}`;
+  if (!$("graph-view").open || frame.dataset.query === asked) return;
+  frame.dataset.query = asked;
+  frame.src = `/views/reading?${asked}`;
 }
 
 // ---- a cast: one in flight at a time (a new one stops the last), the indicator shown meanwhile
@@ -136,6 +137,7 @@ function changeLanguage() {
   setLang(form.elements.lang.value);
   history.replaceState(null, "", `?${state.query}&lang=${form.elements.lang.value}${location.hash}`);
   render();
+  loadGraph();
 }
 
 form.addEventListener("submit", cast);

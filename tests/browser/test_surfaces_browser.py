@@ -137,3 +137,37 @@ def test_the_passage_box_in_ko_shows_the_korean_translation(live_server, page, c
     page.evaluate("(s => { s.value = 'en'; s.dispatchEvent(new Event('change')); })(document.forms.ask.elements.lang)")
     page.evaluate("document.querySelector('#verdicts a.cite').click()")
     page.wait("document.querySelector('#passage .translation') === null")  # the en page: the text alone
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_reading_graph_is_a_tool_search_filters_and_the_rest_one_click_away(live_server, page, width,
+                                                                                   screenshots):
+    """At most 150 nodes drawn at first, settled within 3 s, labels in the page's language (ko), a search box
+    that finds a node by its Korean name, filters by system, and the rest of the graph one click away."""
+    page.viewport(width, 1000, mobile=width < 500)
+    query = urllib.parse.urlencode({"moment": MOMENT, "tz": TZ, "topic": "射覆", "lang": "ko"})
+    page.open(f"{live_server}/views/reading?{query}", "document.body.dataset.settledMs !== undefined")
+    shown, total = int(page.evaluate("document.body.dataset.shown")), int(page.evaluate("document.body.dataset.total"))
+    assert 20 <= shown <= 150 < total
+    assert int(page.evaluate("document.body.dataset.settledMs")) <= 3000
+    labels = page.evaluate("network.body.data.nodes.get().filter((n) => !n.hidden && n.id.startsWith('Branch:'))"
+                           ".map((n) => n.label)")
+    assert labels and all(re.search(r"[\uac00-\ud7a3]", label) for label in labels)  # Korean, not 子 or Zi
+    assert page.evaluate("document.documentElement.lang") == "ko"
+    assert "Da Liu Ren" not in page.evaluate("document.body.innerText")  # the controls in Korean too
+    name = page.evaluate("network.body.data.nodes.get('Branch:wu').names.ko")
+    page.evaluate(f"(s => {{ s.value = {json.dumps(name, ensure_ascii=False)}; s.dispatchEvent(new Event('input')); }})"
+                  "(document.getElementById('leishen-search'))")
+    assert page.evaluate("document.body.dataset.found") == "Branch:wu"
+    assert page.evaluate("network.getSelectedNodes()") == ["Branch:wu"]
+    page.evaluate("(b => { b.checked = false; b.dispatchEvent(new Event('change', {bubbles: true})); })"
+                  "(document.querySelector('#leishen-tool [data-system=liuren]'))")
+    left = page.evaluate("network.body.data.nodes.get().filter((n) => !n.hidden)")
+    assert 0 < len(left) < shown and not [n["id"] for n in left if n["systems"] == ["liuren"]]
+    page.evaluate("document.querySelector('#leishen-tool [data-system=liuren]').click()")
+    page.evaluate("document.getElementById('leishen-more').click()")
+    assert int(page.evaluate("document.body.dataset.shown")) == total
+    if width == 390:
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        save_screenshot(page, screenshots, "reading-graph-390.png")
+    assert_stayed_home(page)

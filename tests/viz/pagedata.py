@@ -10,9 +10,22 @@ _DATASET = re.compile(r"(nodes|edges) = new vis\.DataSet\((\[.*?\])\);", re.S)
 REMOTE = re.compile(r'<(?:link|script|img|iframe|source)\b[^>]*\b(?:src|href)\s*=\s*["\']?(?:https?:)?//', re.I)
 
 
-def datasets(page: str) -> tuple[list[dict], list[dict]]:
+def first_datasets(page: str) -> tuple[list[dict], list[dict]]:
+    """The nodes and edges a page draws when it opens (its vis DataSets)."""
     found = dict((kind, json.loads(text)) for kind, text in _DATASET.findall(page))
     return found["nodes"], found["edges"]
+
+
+def datasets(page: str) -> tuple[list[dict], list[dict]]:
+    """The nodes and edges of a page: those drawn at first (its vis DataSets) and, on a reading page, the rest
+    its tool adds on request."""
+    found = dict((kind, json.loads(text)) for kind, text in _DATASET.findall(page))
+    rest = _REST.search(page)
+    more = json.loads(rest.group(1).replace("<\\/", "</")) if rest else {"nodes": [], "edges": []}
+    return found["nodes"] + more["nodes"], found["edges"] + more["edges"]
+
+
+_REST = re.compile(r"REST = (\{.*?\}), nodes = network", re.S)
 
 
 def node_ids(page: str) -> set[str]:

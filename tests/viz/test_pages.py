@@ -7,9 +7,9 @@ import pytest
 from leishen.errors import UnknownSymbolError
 from leishen.loaders.corpus import load_corpus, parse_citation
 from leishen.viz import reading_page, schema_page, symbol_page
-from leishen.viz.reading import LAYERED_MAX
+from leishen.viz.readingtool import FIRST_MAX
 from leishen.viz.style import CHART_HOP, POLARITY_COLOURS, SYSTEM_COLOURS
-from pagedata import REMOTE, datasets, hop_id, node_ids, reading_node_ids
+from pagedata import REMOTE, datasets, first_datasets, hop_id, node_ids, reading_node_ids
 
 
 def assert_offline(page: str) -> None:
@@ -96,9 +96,9 @@ def test_reading_page_draws_slots_paths_and_findings(reading):
         assert by_id[f"finding:{f['id']}"]["color"]["background"] == POLARITY_COLOURS[f["polarity"]]
         for slot in f["bindings"]:
             assert by_id[f"slot:{f['system']}:{slot}"]["color"] == SYSTEM_COLOURS[f["system"]]
-    chart_hops = [e for e in edges if e["label"] == "RIDDEN_BY"]
+    chart_hops = [e for e in edges if e["rel"] == "RIDDEN_BY"]
     assert chart_hops and all(e["dashes"] and e["color"] == CHART_HOP for e in chart_hops)
-    cited = [e for e in edges if e["label"] == "PLACEMENT_MEANS"]
+    cited = [e for e in edges if e["rel"] == "PLACEMENT_MEANS"]
     assert cited and all(e["color"] == POLARITY_COLOURS["凶"] for e in cited)
     assert all("level" in n for n in nodes)  # hierarchical layout: every node has its column
 
@@ -111,9 +111,11 @@ def test_reading_page_of_a_real_reading(chart, nx_backend):
     assert_offline(page)
     nodes, edges = datasets(page)
     assert {n["id"] for n in nodes} == reading_node_ids(reading)
-    layered = len(nodes) <= LAYERED_MAX  # a large reading is laid out by force instead of in layers
-    assert ('"hierarchical": {"enabled": true' in page) is layered and ('"physics": {"enabled": false}' in page) is layered
-    drawn = {(e["from"], e["to"], e["label"]) for e in edges}
+    # laid out in layers, physics off, whatever its size (#39: settled at once; at most FIRST_MAX drawn first)
+    assert '"hierarchical": {"enabled": true' in page and '"physics": {"enabled": false}' in page
+    first, _ = first_datasets(page)
+    assert len(first) <= FIRST_MAX < len(nodes) or len(first) == len(nodes) <= FIRST_MAX
+    drawn = {(e["from"], e["to"], e["rel"]) for e in edges}
     for f in reading["findings"]:
         hops = f["path"]
         for before, rel, after in zip(hops[0::2], hops[1::2], hops[2::2]):
