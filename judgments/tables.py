@@ -43,9 +43,9 @@ class Facet:
     each other (``one``) or add up (``many``), whether it gives the topic's verdict, the system it is read in
     (blank: any), the place it is answered per (``宮``: each palace apart, as 003:75 reads each palace as a
     region), what orders its answers at one place (``order=judged_by``: the general the 用神 rides and the 煞 it
-    belongs to and sits on decide its 吉凶, 000:3 000:23 000:79; ``order=text``: the topic's paragraphs in the
-    text's order, reading_order.csv naming a paragraph a line says to read first), its heading's src, and the
-    answers."""
+    belongs to and sits on decide its 吉凶, 000:3 000:23 000:79; ``order=text``: a topic's 吉凶, ordered by its
+    procedure, judgments/procedures.py), its heading's src, the answers, and ``asked_if`` (the question is asked
+    only where another facet has a given answer)."""
 
     topic: str | None
     name: str
@@ -172,33 +172,6 @@ def check_tables(node_ids) -> list[str]:
             missing.append(topic)
         missing += [a.node for f in facets for a in f.answers if a.node and a.node not in node_ids]
     return missing
-
-
-@lru_cache(maxsize=1)
-def reading_order() -> dict[str, tuple[str, ...]]:
-    """topic id → the paragraphs (doc:line) a line of the text says to read before the topic's others."""
-    out: dict = {}
-    for number, row in _rows("reading_order.csv"):
-        _src("reading_order.csv", number, row["src"])
-        out.setdefault(row["topic"], []).append(_src("reading_order.csv", number, row["paragraph"])[0])
-    return {t: tuple(ps) for t, ps in out.items()}
-
-
-def paragraph_rank(topic: str | None, src) -> tuple:
-    """The place of a finding's passages in its topic's reading order: the paragraphs read first (in their
-    order), then the rest by document and line — the text's own order. The earliest passage counts."""
-    return _paragraph_rank(topic, tuple(src or ()))
-
-
-@lru_cache(maxsize=4096)  # a pure function of a topic and a row's citations: as many as the rows
-def _paragraph_rank(topic: str | None, src: tuple) -> tuple:
-    first = reading_order().get(topic, ())
-    best = (2, "", 0)
-    for cited in src:
-        doc, _, line = cited.partition(":")
-        key = (0, "", first.index(cited)) if cited in first else (1, doc, int(line) if line.isdigit() else 0)
-        best = min(best, key)
-    return best
 
 
 @lru_cache(maxsize=1)

@@ -122,3 +122,22 @@ def test_every_judgment_has_a_summary_in_three_languages(judged_all):
             for lang in ("zh", "ko", "en"):
                 text = j["summary"][lang]
                 assert text and not CODE.search(text), (reading["moment"], j["topic"], lang, text)
+
+
+@pytest.mark.parametrize("row, says", [
+    ("Topic:出行,可行否,0,maybe,4.19.16,004:75,x", "column role: 'maybe'"),
+    ("Topic:出行,可行否,x,first,4.19.16,004:75,x", "column tier"),
+    ("Topic:出行,可行否,0,first,,004:75,x", "column items: empty"),
+    ("Topic:出行,可行否,0,first,4.19.16,75,x", "column src"),
+])
+def test_a_bad_procedure_row_is_refused_naming_its_column(tmp_path, monkeypatch, row, says):
+    from leishen.judgments import procedures, tables
+    (tmp_path / "procedures.csv").write_text("topic,facet,tier,role,items,src,note\n" + row + "\n", encoding="utf-8")
+    monkeypatch.setattr(tables, "TABLES", tmp_path)
+    procedures.procedure_table.cache_clear()
+    try:
+        with pytest.raises(tables.JudgmentTableError, match=f"procedures.csv row 2, {says}"):
+            procedures.procedure_table()
+    finally:
+        monkeypatch.undo()
+        procedures.procedure_table.cache_clear()
