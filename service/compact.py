@@ -107,9 +107,12 @@ def _answer(answer: dict, lang: str = "en") -> dict:
 
 
 def _facet(facet: dict, lang: str = "en") -> dict:
-    """A decided or undecided facet: its question (zh, and in *lang*), status, answers (or the conflicting ones)."""
+    """A decided or undecided facet: its question (zh, and in *lang*), status, the heading's src where no answer
+    cites it already, answers (or the conflicting ones)."""
     out = _gloss({"facet": facet["facet"]}, facet.get("names"), lang)
-    out.update({"status": facet.get("status"), "heading_src": facet.get("heading_src", []),
+    cited = {src for a in (*facet.get("answer", ()), *(facet.get("conflict") or ())) for src in a.get("src", ())}
+    out.update({"status": facet.get("status"),
+                "heading_src": [src for src in facet.get("heading_src", ()) if src not in cited],
                 "answer": [_answer(a, lang) for a in facet.get("answer", ())]})
     if facet.get("verdict"):
         out["verdict"] = True
@@ -147,13 +150,13 @@ def _use_gods(uses, lang: str = "en") -> list[dict]:
 def _reasons(reasons, lang: str = "en", meanings=None) -> list[dict]:
     """The reasons grouped by why they count (in *lang*), in the order of their first reason: ``{"why",
     "items"}``, each item the finding, what it means (in *lang*, from *meanings*: finding id → its {zh, ko, en}
-    meaning), its polarity and its src."""
+    meaning), its polarity (left out when it has none) and its src."""
     groups: dict[str, list] = {}
     for reason in reasons:
         meaning = (meanings or {}).get(reason.get("finding")) or reason.get("meaning")
-        groups.setdefault(named(reason.get("why"), lang), []).append(
-            {"finding": reason.get("finding"), "meaning": named(meaning, lang), "polarity": reason.get("polarity"),
-             "src": reason.get("src", [])})
+        item = {"finding": reason.get("finding"), "meaning": named(meaning, lang), "polarity": reason.get("polarity"),
+                "src": reason.get("src", [])}
+        groups.setdefault(named(reason.get("why"), lang), []).append({k: v for k, v in item.items() if v is not None})
     return [{"why": why, "items": items} for why, items in groups.items()]
 
 
@@ -192,12 +195,21 @@ def compact_judgment(judgment: dict, lang: str = "en", meanings=None) -> dict:
            "conflicts": [c.get("facet") for c in judgment.get("conflicts", ())],
            "reasons": _reasons(judgment.get("reasons", ()), lang, meanings),
            "overridden": judgment.get("overridden", []), "when": [_when(w, lang) for w in judgment.get("when", ())],
-           "method": [{"step": m.get("step"), "rule": m.get("rule"), "finding": m.get("finding"),
-                       "src": m.get("src", [])} for m in judgment.get("method", ())],
+           "method": [{"rule": m.get("rule"), "finding": m.get("finding"), "src": m.get("src", [])}
+                      for m in judgment.get("method", ())],
            "counts": judgment.get("counts")})
     if read_on.get("term"):
         out["read_on"] = read_on
     return out
+
+
+def _briefer(judgment: dict, asked) -> dict:
+    """The general reading's judgment in the reading of one topic, its reasons by finding id only (``ids`` of the
+    ``read`` tool gives them whole): the asked topic's judgment is what the reading is for."""
+    if judgment.get("topic") is not None or asked in (None, "*"):
+        return judgment
+    return {**judgment, "reasons": [{"why": g["why"], "findings": [i["finding"] for i in g["items"]]}
+                                    for g in judgment["reasons"]]}
 
 
 def compact_findings(findings: list[dict], fields=DEFAULT_FIELDS, limit: int = 50, ids=()) -> dict:
@@ -219,7 +231,8 @@ def compact_reading(reading: dict, *, findings: bool = False, fields=DEFAULT_FIE
     out = {"moment": reading.get("moment"), "topic": reading.get("topic"), "lang": lang,
            "names": reading.get("names"), "systems": reading.get("systems"),
            "chart": chart_summary(reading.get("chart") or {}),
-           "judgments": [compact_judgment(j, lang, meanings) for j in judgments],
+           "judgments": [_briefer(compact_judgment(j, lang, meanings), reading.get("topic"))
+                         for j in judgments],
            "judgment_options": judgments[0].get("options") if judgments else None,
            "tally": reading.get("tally"), "counts": reading.get("counts"),
            "findings_by_system": dict(Counter(f.get("system") for f in every)),

@@ -90,3 +90,13 @@ def test_passage_takes_the_src_a_reading_hands_out(corpus_dir):
     assert by_src.structured_content["ko"] == next(line for line in lines[51:] if line.strip()).strip()
     for result, field in ((bad, "src"), (clash, "src"), (none, "doc")):
         assert result.is_error and f": {field}: " in result.content[0].text, result.content[0].text
+
+
+def test_read_takes_a_topic_by_a_common_word_and_lists_every_topic_for_an_unknown_one():
+    wealth, weather, unknown = asyncio.run(reads([
+        ("read", {"moment": "2026-12-01T10:00+09:00", "topic": "wealth"}),
+        ("read", {"moment": "2026-12-01T10:00+09:00", "topic": "날씨", "lang": "ko"}),
+        ("read", {"moment": "2026-12-01T10:00+09:00", "topic": "nope"})]))
+    assert wealth.structured_content["topic"] == "求財" and weather.structured_content["topic"] == "天時"
+    text = unknown.content[0].text
+    assert unknown.is_error and "topic" in text and all(t["zh"] in text for t in all_topics())

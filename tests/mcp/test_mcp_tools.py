@@ -111,7 +111,11 @@ def test_read_goes_through_the_readings_door(answers):
     full = door.read(query.chart(), topic="射覆", reader=door.reader_for(), request=query.request(),
                      options=query.options(), typed=False)
     meanings = {f["id"]: f["meaning"] for f in full["findings"]}
-    assert results[1].structured_content["judgments"] == [compact_judgment(j, "en", meanings) for j in full["judgments"]]
+    judged = results[1].structured_content["judgments"]
+    assert judged[1:] == [compact_judgment(j, "en", meanings) for j in full["judgments"][1:]]
+    general = compact_judgment(full["judgments"][0], "en", meanings)  # in a topic's reading: reasons by id only
+    assert judged[0]["reasons"] == [{"why": g["why"], "findings": [i["finding"] for i in g["items"]]}
+                                    for g in general["reasons"]] and judged[0]["verdict"] == general["verdict"]
     assert results[1].structured_content == compact_reading(full)
 
 
