@@ -198,7 +198,25 @@ def render_chart(chart: dict) -> str:
     if "ninestar" in chart:
         from leishen.engine.ninestar import render_ninestar
         lines += ["", "【九星】", render_ninestar(chart["ninestar"])]
+    asker = birth_line(chart)
+    if asker:
+        lines += ["", asker]
     return "\n".join(lines)
+
+
+def birth_of(chart: dict) -> dict:
+    """The asker's 本命, 行年 and 命星 from a chart cast with a birth year (empty without one): the Liu Ren
+    section's (or the chart's own) birth, and the Nine Star section's natal star."""
+    birth = (chart.get("liuren") or {}).get("birth") or chart.get("birth") or {}
+    natal = (chart.get("ninestar") or {}).get("natal")
+    out = {k: birth[k] for k in ("ben_ming", "xing_nian") if birth.get(k)}
+    return {**out, "natal": natal} if natal else out
+
+
+def birth_line(chart: dict, labels: dict | None = None) -> str:
+    """本命 … 行年 … 命星 … of a chart cast with a birth year, or "" (*labels*: key → the word shown)."""
+    labels = labels or {"ben_ming": "本命", "xing_nian": "行年", "natal": "命星"}
+    return "  ".join(f"{labels[k]} {v}" for k, v in birth_of(chart).items())
 
 
 #: header fields of the Qimen grid a typed chart may leave out (shown as not given)

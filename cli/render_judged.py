@@ -163,7 +163,9 @@ def chart_lines(chart: dict, lang: str, kin: dict | None = None) -> list[str]:
         out += [f"【{word('system.qimen', lang)}】", qimen_line(chart["qimen"], lang)]
     if "ninestar" in chart:
         out += [f"【{word('system.ninestar', lang)}】", *ninestar_lines(chart["ninestar"], lang)]
-    return out
+    from leishen.cli.chart import birth_line
+    asker = birth_line(chart, {k: word(k, lang) for k in ("ben_ming", "xing_nian", "natal")})
+    return out + [asker] if asker else out
 
 
 def _name(item: dict | None, lang: str) -> str:

@@ -118,4 +118,7 @@ def build_chart(moment: datetime, request: ChartRequest = ChartRequest()) -> dic
         chart["qimen"] = _qimen(facts, request)
     if "ninestar" in request.systems:
         chart["ninestar"] = _ninestar(facts, request)
+        if request.birth_year is not None:  # 003:3–11 身命: the asker's natal 紫白 star, the year star of the birth year
+            from leishen.engine.ninestar import year_star
+            chart["ninestar"]["natal"] = year_star(request.birth_year)
     return chart

@@ -155,6 +155,7 @@ class Ninestar(_Model):
     month: Name
     day: Name
     day_dun: Name | None = None
+    natal: Name | None = None  # 命星: the year star of the asker's birth year (003:3–11 身命), with birth_year
     plates: dict[str, dict[str, Name]] | None = None
     options: NinestarOptions | None = None
 

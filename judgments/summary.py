@@ -15,6 +15,9 @@ UNDECIDED = {"zh": "未定", "ko": "미정", "en": "undecided"}
 AGAINST = {"zh": "對", "ko": "대", "en": "against"}
 PLACES_DIFFER = {"zh": "各宮不同", "ko": "궁마다 다르다", "en": "the places differ"}
 ON = {"zh": "應期", "ko": "응기", "en": "on"}
+SYSTEM_NAMES = {"大六壬": {"zh": "大六壬", "ko": "대육임", "en": "Liu Ren"},
+                "奇門": {"zh": "奇門", "ko": "기문", "en": "Qimen"},
+                "九星": {"zh": "九星", "ko": "구성", "en": "Nine Stars"}}  # the general reading's facets
 
 
 def _name(names: dict | None, lang: str, fallback: str = "") -> str:
@@ -84,7 +87,7 @@ def general_line(j: dict, by_id: dict, lang: str) -> str:
     """The general reading: each system's 吉凶 and its deciding line."""
     parts = []
     for f in j["facets"]:
-        name = _name(f["names"], lang)
+        name = _name(SYSTEM_NAMES.get(f["facet"]) or f["names"], lang)
         if f["status"] == "decided":
             parts.append(f"{name} {_answer_text(f['answer'][0], lang)}{_cite(f['src'][:2])}")
         elif f["status"] == "未定":

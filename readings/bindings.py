@@ -344,8 +344,9 @@ PALACE_NAMES = {1: "坎一", 2: "坤二", 3: "震三", 4: "巽四", 5: "中五",
 
 def ninestar_bindings(ns: dict, lex: Lexicon, b: Bindings) -> None:
     """Bind the Nine Star centre stars and the nine palaces of each plate."""
-    for slot, key in (("年星", "year"), ("月星", "month"), ("日星", "day")):
-        _root(b.slots, lex, slot, lex.id("FlyingStar", ns.get(key)))
+    for slot, key in (("年星", "year"), ("月星", "month"), ("日星", "day"), ("命星", "natal")):
+        if ns.get(key):  # 命星 only with the asker's birth year
+            _root(b.slots, lex, slot, lex.id("FlyingStar", ns.get(key)))
     plates = ns.get("plates") or {}
     for scope, key in (("年盤", "year"), ("月盤", "month"), ("日盤", "day")):
         plate = plates.get(key) or {}
