@@ -78,6 +78,7 @@ def new_network(*, hierarchical: bool = False, size: int = 0) -> Network:
         physics = {"enabled": False}
     else:
         layout = {"randomSeed": 7, "improvedLayout": size <= LARGE}
+        physics["stabilization"]["iterations"] = 400 if size <= LARGE else 200
         physics["solver"] = "forceAtlas2Based"
         physics["forceAtlas2Based"] = {"gravitationalConstant": -60, "centralGravity": 0.012,
                                        "springLength": 90, "avoidOverlap": 0.3}
@@ -86,7 +87,9 @@ def new_network(*, hierarchical: bool = False, size: int = 0) -> Network:
         "interaction": {"hover": True, "tooltipDelay": 120, "navigationButtons": False},
         "nodes": {"font": {"size": 16 + min(size // 25, 12), "face": "Noto Sans CJK SC, sans-serif"}},
         "edges": {"font": {"size": 11, "align": "horizontal" if hierarchical else "middle", "face": "Noto Sans CJK SC, sans-serif"},
-                  "smooth": {"enabled": True, "type": "dynamic"}, "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}}},
+                  # a large page's edges are not simulated (dynamic edges add a physics node each)
+                  "smooth": {"enabled": True, "type": "dynamic" if size <= LARGE else "continuous"},
+                  "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}}},
     }
     return net
 
