@@ -7,8 +7,9 @@ and what it tests (a task with ``judged(reader, moments) -> hits``: 擇時's :cl
 
 :func:`judged_blocks` cuts the range into blocks of consecutive hours (at each solar term's start — the Qimen
 局 changes there — and every *size* moments, a cut moved off the second hour of a double hour) and judges them in
-this process, or on any :class:`concurrent.futures.Executor`: :func:`process_pool` (``--jobs N``, forked from this
-process so the workers share the reader already built) or a Dask cluster's (``--scheduler``). The blocks' hits come
+this process, or on :class:`concurrent.futures.Executor`s: :func:`process_pools` (``--jobs N``, forked from this
+process so the workers share the reader already built, each judging its own run of consecutive blocks) or any
+other, e.g. a Dask cluster's (``--scheduler``). The blocks' hits come
 back in the range's order. A worker loads its reader once (:func:`worker_reader`: the disk-cached NetworkX reader,
 or its own Neo4j driver)."""
 
@@ -106,17 +107,20 @@ def blocks(every: list[datetime], size: int) -> list[list[datetime]]:
     return [every[a:b] for a, b in zip([0, *moved], [*moved, len(every)])]
 
 
-def judged_blocks(work: Work, parts: list[list[datetime]], reader=None, executor: Executor | None = None
+def judged_blocks(work: Work, parts: list[list[datetime]], reader=None, executors: list[Executor] = ()
                   ) -> Iterator[tuple[datetime, int, list[dict]]]:
     """(last moment, how many moments, hits) of each block in order: judged here with *reader* (each when it is
-    asked for, so a caller can stop between blocks) or, with *executor*, all submitted at once and taken back in
-    order; stopping early cancels what has not started. A worker process that dies → :class:`WorkerError`."""
-    if executor is None:
+    asked for, so a caller can stop between blocks) or all submitted at once and taken back in order — to one
+    executor, or with several, the blocks split into as many runs of consecutive blocks, run *k* to executor *k*
+    (a worker stays near the hours it has read: :func:`runs`). Stopping early cancels what has not started; a
+    worker process that dies → :class:`WorkerError` naming it."""
+    if not executors:
         for part in parts:
             yield part[-1], len(part), work.task.judged(reader, part)
         return
-    futures = [executor.submit(work, part) for part in parts]
-    processes = dict(getattr(executor, "_processes", None) or {})  # a process pool's (forked at the first submit)
+    futures = [executor.submit(work, part) for executor, run in zip(executors, runs(parts, len(executors)))
+               for part in run]
+    processes = {pid: p for executor in executors for pid, p in (getattr(executor, "_processes", None) or {}).items()}
     try:
         for part, future in zip(parts, futures):
             try:
@@ -131,8 +135,26 @@ def judged_blocks(work: Work, parts: list[list[datetime]], reader=None, executor
             future.cancel()
 
 
+def runs(parts: list[list], count: int) -> list[list[list]]:
+    """The blocks in *count* runs of consecutive blocks holding about as many moments each. Why runs: a reader
+    keeps what it has read, and consecutive hours share most of it (the Qimen yang layouts in the half year from
+    冬至, the yin ones after 夏至): each half of a year read alone costs half the year, the blocks dealt in turn
+    cost each worker nearly the whole year's warming."""
+    total, out, run, held = sum(map(len, parts)), [], [], 0
+    for part in parts:
+        if run and held + len(part) / 2 > total * (len(out) + 1) / count and len(out) < count - 1:
+            out.append(run)
+            run = []
+        run.append(part)
+        held += len(part)
+    return [*out, run]
+
+
 def dead_workers(processes: dict) -> str:
-    """Which of the worker *processes* (pid → Process) ended first, as words: its pid and signal or exit code."""
+    """Which of the worker *processes* (pid → Process) ended first, as words: its pid and signal or exit code (each
+    waited for a moment: the pool ends the others once one has died)."""
+    for process in processes.values():
+        process.join(WATCH)
     ended = [(pid, p.exitcode) for pid, p in processes.items() if p.exitcode not in (None, 0, -signal.SIGTERM)]
     return "worker process " + ", ".join(f"pid {pid} ({f'signal {-code}' if code < 0 else f'exit code {code}'})"
                                          for pid, code in ended) if ended else "a worker process"
@@ -152,34 +174,35 @@ def _worker_start(parent: int) -> None:
 
 
 @contextmanager
-def process_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
-    """A pool of *jobs* worker processes forked from this one (they share the reader already built, and open their
-    own Neo4j driver); on leaving — at the end, on an error, on Ctrl-C — the workers are ended and waited for."""
-    pool = ProcessPoolExecutor(check_jobs(jobs), mp_context=get_context("fork"), initializer=_worker_start,
-                               initargs=(os.getpid(),))
+def process_pools(jobs: int) -> Iterator[list[ProcessPoolExecutor]]:
+    """*jobs* pools of one worker process each, forked from this one (they share the reader already built, and
+    open their own Neo4j driver); on leaving — at the end, on an error, on Ctrl-C — the workers are ended and
+    waited for."""
+    pools = [ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_worker_start,
+                                 initargs=(os.getpid(),)) for _ in range(check_jobs(jobs))]
     try:
-        yield pool
+        yield pools
     finally:
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join()
+        for pool in pools:
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+                process.join()
 
 
 def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, executor: Executor | None = None
            ) -> Iterator[tuple[datetime, int, list[dict]]]:
     """:func:`judged_blocks` of *every* moment: in this process with *reader* (blocks of LOCAL_BLOCK), on
-    *executor*, or on a :func:`process_pool` of *jobs* processes (blocks of BLOCK, cut at the solar terms)."""
+    *executor*, or on :func:`process_pools` of *jobs* processes (blocks of BLOCK, cut at the solar terms)."""
     if executor is None and check_jobs(jobs) == 1:
         yield from judged_blocks(work, blocks(every, LOCAL_BLOCK), reader)
         return
     if executor is not None:
-        yield from judged_blocks(work, blocks(every, BLOCK), reader, executor)
+        yield from judged_blocks(work, blocks(every, BLOCK), reader, [executor])
         return
-    with process_pool(jobs) as pool:
-        yield from judged_blocks(work, blocks(every, BLOCK), reader, pool)
+    with process_pools(jobs) as pools:
+        yield from judged_blocks(work, blocks(every, BLOCK), reader, pools)
 
 
 @contextmanager
