@@ -40,7 +40,9 @@ READ_HELP = (
 FIND_HELP = (
     "The moments from start to end (inclusive) where a rule holds (each with the ids of its findings), or, with "
     "topic and verdict (and facet), whose judgment of the topic has that verdict (擇時, with the deciding "
-    "reasons). At most 744 moments are scanned per call (a month of hours) within 60 s; a longer range is "
+    "reasons), or, with when, where a condition in the rule vocabulary holds (e.g. "
+    "all(pattern(Pattern.斫輪), vigour(初傳, Vigour.旺)); a bad one is refused naming its position). "
+    "At most 744 moments are scanned per call (a month of hours) within 60 s; a longer range is "
     "refused, so narrow it or use step=day.")
 
 
