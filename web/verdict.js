@@ -7,6 +7,13 @@ import {$, cites, el} from "./dom.js";
 import {lang, named, plain, t} from "./i18n.js";
 
 const STATUS = {decided: "decided", open: "open", "未定": "undecided"};
+// a 用神's role given in English by the judgment tables, named in the page's language (先看 兼看 … are shown as such)
+const ROLES = {significator: {zh: "所主", ko: "소주", en: "significator"}};
+
+function roleName(role) {
+  if (ROLES[role]) return named(ROLES[role]);
+  return /^[\x00-\x7f]+$/.test(role || "") && lang() !== "en" ? "·" : role;
+}
 
 /** The judgments in the order shown: the asked topic first, then the other topics, the general reading last. */
 export function ordered(reading) {
@@ -45,7 +52,7 @@ function useGods(j) {
   if (!(j.use_god || []).length) return null;
   return el("div", {class: "usegod"}, el("h4", {}, t("usegod")), el("ul", {}, j.use_god.map((u) =>
     el("li", {"data-slot": u.slot, title: lang() === "en" ? plain(u.why) || null : null},
-       el("span", {class: "role"}, u.role), ` ${u.slot} → `, el("b", {}, named(u.node, u.node && u.node.name)),
+       el("span", {class: "role"}, roleName(u.role)), ` ${u.slot} → `, el("b", {}, named(u.node, u.node && u.node.name)),
        lang() === "en" && plain(u.why) ? el("small", {}, ` ${plain(u.why)}`) : null, cites(u.src)))));
 }
 
@@ -68,13 +75,18 @@ function facetRow(f) {
             (f.answer || []).map(answerItem), conflict, heading.length ? el("small", {class: "heading"}, " §", cites(heading)) : null);
 }
 
+/** Why an 應期 has no date, in the page's language (its English note only on the en page). */
+function whyUndated(w) {
+  return plain(w.judgment_names ? named(w.judgment_names) : lang() === "en" ? w.judgment : "");
+}
+
 function whenRow(w) {
   const date = w.date ? el("b", {class: "date"}, w.date) : el("i", {}, t("nodate"));
   const where = [w.star, w.palace ? w.palace.replace("Palace:p", "") : null, w.stem].filter(Boolean).join(" ");
   return el("li", {class: "when", "data-date": w.date || ""}, named(w.for), ": ", date,
             w.pillar ? ` ${w.pillar}` : "", w.days !== undefined && w.days !== null ? ` (${w.days} ${t("days")})` : "",
             w.speed ? ` ${w.speed}` : "", where ? el("small", {}, ` ${where}`) : null,
-            plain(named(w.judgment)) ? el("small", {}, ` ${plain(named(w.judgment))}`) : null, cites(w.src));
+            whyUndated(w) ? el("small", {}, ` ${whyUndated(w)}`) : null, cites(w.src));
 }
 
 function section(key, items, cls) {
