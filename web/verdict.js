@@ -56,8 +56,17 @@ function useGods(j) {
        lang() === "en" && plain(u.why) ? el("small", {}, ` ${plain(u.why)}`) : null, cites(u.src)))));
 }
 
+const PALACES = ["", "坎一", "坤二", "震三", "巽四", "中五", "乾六", "兌七", "艮八", "離九"];
+
+/** Where an answer is read: a palace by its name (乾六; "palace 6" on the en page), anything else as given. */
+function placeName(place) {
+  const palace = /^Palace:p(\d)$/.exec(place || "");
+  if (!palace) return place;
+  return lang() === "en" ? `palace ${palace[1]}` : PALACES[Number(palace[1])];
+}
+
 function answerItem(a) {
-  const where = a.place ? ` @${a.place}` : "";
+  const where = a.place ? ` @${placeName(a.place)}` : "";
   const seasons = (a.seasons || []).length ? ` (${a.seasons.join("、")})` : "";
   return el("span", {class: "answer", "data-value": a.value}, el("b", {}, named(a, a.value)), where, seasons,
             cites(a.src));
