@@ -14,6 +14,7 @@ TRANSMISSION_SLOTS = ("初傳", "中傳", "末傳")
 LESSON_SLOTS = ("課1上", "課2上", "課3上", "課4上")
 REASONS_SHOWN = 6
 MARKS = {"吉": "○", "凶": "×", "平": "·", "混": "±", "未定": "?"}
+AVOID = {"zh": "忌", "ko": "피할 것: ", "en": "avoid: "}  # an AVOIDS line (忌, 怕) says what to avoid
 
 
 @lru_cache(maxsize=1)
@@ -228,7 +229,8 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
             for r in reasons[REASONS_SHOWN:]] + list(j.get("also") or ())
     if rest:  # every other line that holds, on one line: nothing the text says of this chart is hidden
         out.append(f"{word('also', lang)}: " + "; ".join(
-            f"{MARKS.get(a.get('polarity'), '')}{_name(a.get('meaning'), lang)} {_src(a.get('src'))}" for a in rest))
+            f"{MARKS.get(a.get('polarity'), '')}{AVOID[lang] if a.get('avoid') else ''}{_name(a.get('meaning'), lang)} "
+            f"{_src(a.get('src'))}" for a in rest))
     dates = [f"{w['date']} {w.get('pillar') or ''} ({_name(w.get('for'), lang)}{' ' + w['speed'] if w.get('speed') else ''}) "
              f"{_src(w.get('src'))}" if w.get("date") else
              f"{_name(w.get('for'), lang)}: {word('undated', lang)} ({_reason(w, lang)}) {_src(w.get('src'))}"

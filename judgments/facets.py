@@ -17,13 +17,12 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from typing import NamedTuple
 
 from leishen.judgments.prepared import TopicTable, best_answers
 from leishen.judgments.procedures import UNNAMED, procedure_of
-from leishen.judgments.tables import Answer, Facet, value_names
+from leishen.judgments.tables import Answer, Facet, plain_note, value_names
 from leishen.judgments.usegod import place_rank
 
 POLARITIES = ("吉", "凶", "混")
@@ -201,14 +200,6 @@ def question_json(c: Candidate) -> dict:
                     "en": f"for the asker to settle: {note}"}}
 
 
-INTERNAL = re.compile(r"\s*\((?:[^()]*?(?:conventions|§|issue|inventory|audit|a slot now|graph|\d\.[A-Z]\.\d|\d{3}-S\d)[^()]*)\)"
-                      r"|;?\s*(?:audit \d{4}-\d\d-\d\d|issue #\d+)[^;]*")
-
-
-def plain_note(text: str) -> str:
-    """A row's judgment note as a user reads it: references to project notes (conventions §, issue #, inventory
-    rows, audit dates, row ids) left out."""
-    return INTERNAL.sub("", text).strip(" ;,")
 
 
 def _src_of(cands: list[Candidate]) -> list[str]:

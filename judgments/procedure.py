@@ -336,14 +336,15 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, inf
         key = (f["meaning"].get("zh"), f["polarity"])
         if f["id"] not in shown and key not in meanings and f.get("certainty") == "holds":
             meanings.add(key)
+            i = info.get(f["rule"]["fact"])
             out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
-                        "src": list(f["src"])})
+                        "src": list(f["src"]), "avoid": i is not None and i.relation == "AVOIDS"})
     items = day_star_table().get(topic_id, frozenset())
     for f in reading["findings"] if items else ():
         i = info.get(f["rule"]["fact"])
         if f.get("topic") is None and i is not None and i.item in items:
             out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
-                        "src": list(f["src"]), "day_star": True})
+                        "src": list(f["src"]), "avoid": i.relation == "AVOIDS", "day_star": True})
     return out
 
 

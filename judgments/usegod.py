@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from leishen.judgments.tables import _rows, _src
+from leishen.judgments.tables import _rows, _src, plain_note
 
 METHOD_RELATIONS = frozenset({"READ_FROM", "SEEN_AT", "JUDGED_BY", "COUNTS_ONLY_WITH", "TIMES"})
 SLOT_ALIASES = {"干上": "課1上", "支上": "課3上"}  # docs/rules.md: 干上 = 課1上, 支上 = 課3上
@@ -229,5 +229,5 @@ def use_god_json(god: UseGod, props: dict, finding: dict | None = None) -> dict:
     node = props.get(god.node, {})
     return {"system": god.system, "slot": god.slot, "role": god.role,
             "node": {"id": god.node, "name": node.get("name"), "ko": node.get("ko"), "en": node.get("en")},
-            "why": god.why, "finding": god.finding, "fact": god.fact, "src": list(god.src),
+            "why": plain_note(god.why), "finding": god.finding, "fact": god.fact, "src": list(god.src),
             "path": use_god_path(god, finding, props)}
