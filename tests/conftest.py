@@ -1,8 +1,8 @@
 """Shared fixtures: the corpus folder (mandatory in CI) and the embedded graph; the xdist groups.
 
 Under pytest-xdist (``scripts/test`` runs ``-n auto --dist loadgroup``) the tests of ``tests/neo4j`` are one
-group, run by one worker in order, so the suite starts one Neo4j server and no two tests load it at once; the
-browser tests are another group (one Chromium at a time)."""
+group, run by one worker in order (:func:`pytest_xdist_make_scheduler`), so the suite starts one Neo4j server and
+no two tests load it at once; the browser tests are another group (one Chromium at a time)."""
 
 from __future__ import annotations
 
@@ -14,16 +14,28 @@ import pytest
 from leishen.loaders.corpus import default_corpus_dir
 
 IN_CI = os.environ.get("CI", "").lower() == "true"
-TESTS = Path(__file__).resolve().parent
-GROUPS = ("neo4j", "browser")  # folders of tests/ whose tests run on one worker, in order
+#: folders of tests/ (and single files) whose tests run on one xdist worker, in order: one Neo4j server, one Chromium
+GROUPS = {"tests/neo4j/": "neo4j", "tests/browser/": "browser", "tests/reliability/test_suite_kill.py": "neo4j"}
 
 
-def pytest_collection_modifyitems(config, items):
-    """Mark each test of a folder of GROUPS with its xdist group (ignored without xdist)."""
-    for item in items:
-        parts = Path(str(item.fspath)).resolve().relative_to(TESTS).parts
-        if len(parts) > 1 and parts[0] in GROUPS:
-            item.add_marker(pytest.mark.xdist_group(parts[0]))
+def group_of(nodeid: str) -> str | None:
+    """The group of a test id (``tests/neo4j/test_load.py::test_x`` → ``neo4j``), None for an ungrouped one."""
+    return next((name for prefix, name in GROUPS.items() if nodeid.startswith(prefix)), None)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Under ``--dist loadgroup``: xdist's scope scheduling with the scope of a test its group (GROUPS), else the
+    test itself. (xdist 3.8's own ``xdist_group`` marks set ``item._nodeid``, which pytest 9.2 no longer reads,
+    so the groups are given by path here.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FolderGroups(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid) or nodeid
+
+    return FolderGroups(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SUITE = ["tests/neo4j/test_readonly.py", "tests/neo4j/test_conformance.py"]
 
-pytestmark = [pytest.mark.neo4j, pytest.mark.xdist_group("neo4j")]  # with the Neo4j tests: one more JVM at most
+pytestmark = pytest.mark.neo4j  # in the neo4j xdist group (tests/conftest.py): one more JVM at most
 
 
 def run_processes(bash_pid: int) -> dict[int, str]:
@@ -79,3 +79,15 @@ def test_a_killed_suite_leaves_no_process(kill):
             except ProcessLookupError:
                 pass
         suite.wait(timeout=60)
+
+
+def test_the_neo4j_and_browser_tests_are_one_xdist_group_each():
+    """scripts/test's --dist loadgroup sends each group to one worker (tests/conftest.py's scheduler)."""
+    from tests.conftest import group_of
+
+    assert group_of("tests/neo4j/test_load.py::test_reload") == "neo4j"
+    assert group_of("tests/reliability/test_suite_kill.py::test_a_killed_suite_leaves_no_process[x]") == "neo4j"
+    assert group_of("tests/browser/test_page.py::test_x") == "browser"
+    assert group_of("tests/api/test_views.py::test_x") is None
+    text = (ROOT / "scripts" / "test").read_text(encoding="utf-8")
+    assert '-n "${LEISHEN_TEST_WORKERS:-auto}" --dist loadgroup' in text
