@@ -65,16 +65,20 @@ def qualifier_text(qualifiers, names: dict | None = None) -> str:
             return v["name"]
         return names[v]["name"] if isinstance(v, str) and v in names else v
 
-    return " ".join(f"{k}={shown(v)}" for k, v in (qualifiers or {}).items())
+    from leishen.service.compact import INTERNAL
+    return " ".join(f"{k}={shown(v)}" for k, v in (qualifiers or {}).items()
+                    if not (isinstance(v, str) and INTERNAL.search(v)))  # an inventory row id is bookkeeping
 
 
 def relation_title(kind: str, zh: str | None, parts: list[dict], passages: Passages, names: dict | None = None) -> str:
     """The hover of an edge: type and term, then for every fact it stands for: qualifiers (nodes by name),
-    variant, note and the cited passages."""
+    variant, note (internal codes left out: :func:`leishen.service.compact.plain`) and the cited passages."""
+    from leishen.service.compact import plain
     lines = [f"{kind} {zh or ''}".strip()]
     for part in parts:
+        note = plain(part.get("note"))
         extra = [qualifier_text(part.get("qualifiers"), names), part.get("variant") and f"variant: {part['variant']}",
-                 part.get("note") and f"note: {part['note']}"]
+                 note and f"note: {note}"]
         lines += [f"· {e}" for e in extra if e]
         lines += [f"  {line}" for line in passages.cited(part.get("src"))]
     return "\n".join(lines)
