@@ -52,3 +52,33 @@ def test_finds_and_a_reading_at_once_on_neo4j_give_what_each_gives_alone(neo4j_s
 
         with ThreadPoolExecutor(len(calls) * 2) as pool:
             assert list(pool.map(ask, calls * 2)) == alone * 2
+
+
+def test_a_dask_cluster_on_neo4j_gives_the_networkx_answer(neo4j_server, neo4j_backend):
+    """Each Dask worker opens its own driver to the session's server (the find's Source), once."""
+    from distributed import Client, LocalCluster
+
+    from leishen import readings
+    from leishen.engine.moment import parse_moment
+    from leishen.judgments.choose import choose
+    from leishen.service.findwork import Source
+
+    reader = readings.reader()
+    start, end = parse_moment("2026-12-05T00:00+08:00"), parse_moment("2026-12-08T23:00+08:00")
+    embedded = list(choose(reader, "出行", start, end, verdict="凶"))
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        found = list(choose(reader, "出行", start, end, verdict="凶", executor=client.get_executor(pure=False),
+                            source=Source("neo4j", neo4j_server["uri"])))
+        opened = client.run(_opened, neo4j_server["uri"])
+    assert found == embedded and embedded
+    assert set(opened.values()) <= {(0, "Neo4jBackend", 1), (1, "Neo4jBackend", 1)}, opened
+    assert (1, "Neo4jBackend", 1) in opened.values()  # a worker that judged opened one reader, its own driver
+
+
+def _opened(uri: str) -> tuple[int, str, int]:
+    """In a Dask worker: (readers it had opened, the backend of the find's source, readers opened after)."""
+    from leishen.service.findwork import Source, worker_reader
+    before = worker_reader.cache_info().currsize
+    kind = type(worker_reader(Source("neo4j", uri)).backend).__name__
+    return before, kind, worker_reader.cache_info().currsize
