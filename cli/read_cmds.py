@@ -83,6 +83,8 @@ def read(moment, tz, fold, topic, lang, typed, every, lessons, backend, uri, use
     options = {"timing_stem": timing_stem, "nianjing_chart": nianjing_chart, "verdict_conflict": verdict_conflict,
                "lessons": lessons}
     r = _reader(backend, uri, user, password)
+    from leishen.service.requests import topic_name
+    topic = topic_name(topic, [{"zh": t["zh"], "ko": t.get("ko") or "", "en": t.get("en") or ""} for t in r.topics()])
     from leishen.cli.corpus_warning import warn_damaged_corpus
     warn_damaged_corpus(backend)
     chart = _load_chart(typed) if typed else moment  # a typed chart checked here, so that errors name the file

@@ -110,3 +110,13 @@ def test_kin_of_every_slot_matches_the_kin_facts(reader, moment):
     kin = kin_of_slots(reading, reader)
     slots = ("課1上", "課2上", "課3上", "課4上", "初傳", "中傳", "末傳")
     assert {s: kin[s] for s in slots} == {s: facts[(b["日干"], b[s])] for s in slots}
+
+
+@pytest.mark.parametrize("word, shown", [("wealth", "» seeking wealth:"), ("占天時", "» weather divination"),
+                                         ("illness", "» illness:")])
+def test_read_takes_the_topic_words_users_type(word, shown):
+    """#39 item 10 at the CLI: en and ko names, common words and 占X name a topic; an unknown one is refused
+    (exit 2) listing every topic whole."""
+    assert shown in run("read", "2026-12-01T10:00+09:00", "--topic", word, "--lang", "en")
+    out = CliRunner().invoke(cli, ["read", "2026-12-01T10:00+09:00", "--topic", "nope"])
+    assert out.exit_code == 2 and "求財" in out.output and "飲食" in out.output and "left out" not in out.output
