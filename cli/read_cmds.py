@@ -143,6 +143,10 @@ def find(rule, start, end, tz, step, topics, verdict, facets, when, summary, job
         raise ChartError("--summary counts every verdict of the range in one JSON line: give it without --verdict "
                          "and --format")
     r = _reader(backend, uri, user, password)
+    if topic is not None:  # the words a user types (wealth, 占天時 …) as read takes them
+        from leishen.service.requests import topic_name
+        topic = topic_name(topic, [{"zh": t["zh"], "ko": t.get("ko") or "", "en": t.get("en") or ""}
+                                   for t in r.topics()])
     from leishen.cli.corpus_warning import warn_damaged_corpus
     warn_damaged_corpus(backend)
     t0, t1, total = door.plan(start, end, tz, step, names=("from", "to"))

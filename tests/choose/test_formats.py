@@ -77,6 +77,7 @@ def test_summary_counts_each_verdict(hits):
     counted = json.loads(done.stdout)
     assert counted["moments"] == 72 and sum(counted["verdicts"].values()) == 72
     assert counted["verdicts"]["吉"] == len(hits)
+    assert json.loads(run("find", "--topic", "travel", "--summary", *RANGE).stdout) == counted  # a word users type
 
 
 @pytest.mark.parametrize("extra, words", [(["--topic", "疾病"], "--topic: a find reads one topic, given 2"),
