@@ -225,7 +225,13 @@ def translation(found: Corpus, cite) -> str | None:
     files = sorted(found.folder.glob(f"{cite.doc}_*.txt"))
     if not files:
         return None
-    lines = files[0].read_text(encoding="utf-8").splitlines()
+    from leishen import settings
+    from leishen.loaders.corpus import CorpusError, read_limited
+    try:  # a regular file of bounded size only (it may have changed since the corpus was read)
+        raw = read_limited(files[0], settings.get("LEISHEN_CORPUS_MAX_BYTES"), "LEISHEN_CORPUS_MAX_BYTES")
+    except CorpusError:
+        return None
+    lines = raw.decode("utf-8", errors="replace").splitlines()
     for line in lines[cite.line:cite.line + 40]:  # lines[cite.line] is the line after the 1-based cite.line
         if line.strip():
             return line.strip() if HANGUL.search(line) else None
