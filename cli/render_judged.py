@@ -218,7 +218,8 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
         status = {"decided": "", "open": word("open", lang), "未定": word("undecided", lang)}.get(f["status"], f["status"])
         out.append(f"  {_name(f.get('names'), lang) or f['facet']}: {answers or '—'} {status} "
                    f"{_src(f.get('src') or f.get('heading_src'))}".rstrip().replace("  ", " "))
-        out += [f"    ? {q['ask'][lang]} {_src(q.get('src'))}" for q in (f.get("questions") or ())[:2]]
+        asked = (f.get("questions") or ())[:None if f.get("verdict") else 2]  # every question on the verdict
+        out += [f"    ? {q['ask'][lang]} {_src(q.get('src'))}" for q in asked]
     gods_found = {g.get("finding") for g in j.get("use_god", []) if g.get("finding")}
     reasons = [r for r in j.get("reasons") or [] if r.get("finding") not in gods_found]
     if reasons:

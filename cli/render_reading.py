@@ -77,7 +77,8 @@ def needs_note(f: dict, lang: str) -> str:
     note = f.get("judgment") or ""
     shown = judgment_note(note, lang)
     if shown is not None:
-        return shown
+        from leishen.judgments.tables import plain_note
+        return plain_note(shown)  # no project references (conventions §, row ids) before a user
     head = note.split(":", 1)[0] if ":" in note else ""
     return head if head and not any("a" <= c.lower() <= "z" for c in head) else "…"
 

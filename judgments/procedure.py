@@ -19,7 +19,7 @@ from leishen.errors import LeishenError
 from leishen.judgments.facets import (OTHER_PLACES, answer_facet, answers_of, facet_candidates, overridden_by,
                                       ranks_of)
 from leishen.judgments.prepared import TopicTable, topic_facts
-from leishen.judgments.procedures import day_star_table
+from leishen.judgments.procedures import exclusive_answers
 from leishen.judgments.summary import summary_of
 from leishen.judgments.tables import facet_table, value_names
 from leishen.judgments.timing import (READ_ON_LICHUN, dated_events, event_found, lichun_chart, star_dated,
@@ -267,9 +267,9 @@ def not_found(fact, props: dict, gate: tuple) -> dict:
     facet, value, src = gate
     return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
             "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src], "needs": {"facet": facet, "value": value},
-            "why": {"zh": f"未見{event.get('name')}，不定其期",
-                    "ko": f"{event.get('ko') or event.get('name')}이(가) 보이지 않아 날짜를 정하지 않는다",
-                    "en": f"not dated: {event.get('en') or event.get('name')} was not found"}}
+            "why": {"zh": f"{event.get('name')}非所斷，不定其期",
+                    "ko": f"{event.get('ko') or event.get('name')}이(가) 판단의 답이 아니어서 날짜를 정하지 않는다",
+                    "en": f"not dated: {event.get('en') or event.get('name')} is not the judgment's answer"}}
 
 
 def condition_unmet(fact, props: dict) -> dict:
@@ -327,9 +327,10 @@ def not_asked(facets: list[dict]) -> list[dict]:
     return facets
 
 
-def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, info: dict, topic_id) -> list[dict]:
+def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, info: dict) -> list[dict]:
     """What else holds for the topic and decides nothing: the topic's weighed findings that are no reason (each
-    meaning once), then the day's centre-star lines that bear on it (day_star.csv, 003:3–11)."""
+    meaning once), then the general lines named beside every topic (:func:`general_line`: the day's centre star,
+    003:3–11, and the Liu Ren 格局, 000:3–15), which no 004 topic's procedure reads."""
     shown = {r["finding"] for r in reasons} | set(aside)
     out, meanings = [], set()
     for f in found.weigh:
@@ -339,13 +340,25 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, inf
             i = info.get(f["rule"]["fact"])
             out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
                         "src": list(f["src"]), "avoid": i is not None and i.relation == "AVOIDS"})
-    items = day_star_table().get(topic_id, frozenset())
-    for f in reading["findings"] if items else ():
-        i = info.get(f["rule"]["fact"])
-        if f.get("topic") is None and i is not None and i.item in items:
+    for f in reading["findings"]:  # the general lines named beside every topic: the day star, the 格局
+        if f.get("topic") is None and f["polarity"] in QUALIFYING and general_line(f):
+            i = info.get(f["rule"]["fact"])
             out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
-                        "src": list(f["src"]), "avoid": i.relation == "AVOIDS", "day_star": True})
+                        "src": list(f["src"]), "avoid": i is not None and i.relation == "AVOIDS", "general": True})
     return out
+
+
+GENERAL_LINES = {"003": range(3, 12), "000": range(3, 16)}  # the day's centre star (003:3–11), the 格局 (000:3–15)
+
+
+def general_line(f: dict) -> bool:
+    """A general finding named beside every topic's judgment (never deciding it): a line of the day's centre star
+    (003:3–11) or a Liu Ren 格局 (000:3–15)."""
+    for cited in f.get("src") or ():
+        doc, _, line = cited.partition(":")
+        if doc in GENERAL_LINES and line.isdigit() and int(line) in GENERAL_LINES[doc]:
+            return True
+    return False
 
 
 def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, read_on=None) -> dict:
@@ -360,7 +373,8 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     answering = answers_of(table, live, index.info, reader.props)
     ranks = ranks_of(ranked(found, answering), god_places(gods))
     cands, asks = facet_candidates(table, answering, ranks, aims_by_finding([a.finding for a in answering], gods))
-    facets = not_asked([answer_facet(fc, cs, qs) for fc, cs, qs in zip(table.facets, cands, asks)])
+    facets = not_asked(exclusive_answers(topic_id, [answer_facet(fc, cs, qs)
+                                                    for fc, cs, qs in zip(table.facets, cands, asks)]))
     verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])
     props = reader.props.get(topic_id, {}) if topic_id else {}
     reasons = reasons_of(gods, facets, found, aside, ranks)
@@ -371,7 +385,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
             "use_god": [use_god_json(g, reader.props, by_id.get(g.finding)) for g in gods], "facets": facets,
             "reasons": reasons,
             "overridden": overridden_json(aside, by_id),
-            "also": also_of(found, reasons, aside, reading, index.info, topic_id) if topic_id else [],
+            "also": also_of(found, reasons, aside, reading, index.info) if topic_id else [],
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
             "when": when, "undated": undated,
             "read_on": read_on, "method": method_steps(found.methods, table),

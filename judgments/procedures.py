@@ -87,11 +87,28 @@ def check_procedures(items, facets) -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def day_star_table() -> dict[str, frozenset]:
-    """topic id → the inventory items of the day's centre-star lines (003:3–11) that bear on it
-    (ontology/judgments/day_star.csv): named beside the topic's judgment, never deciding it."""
-    out: dict[str, set] = {}
-    for number, row in _rows("day_star.csv"):
-        _src("day_star.csv", number, row["src"])
-        out.setdefault(row["topic"], set()).update(i.strip() for i in row["items"].split(";") if i.strip())
-    return {t: frozenset(items) for t, items in out.items()}
+def exclusive_table() -> dict[str, tuple]:
+    """topic id → ((facet, value, other facet, other value, src), …): two answers of different facets the
+    texts give on one chart without ordering them (ontology/judgments/exclusive.csv: 003:55 rain beside 003:51
+    fine weather); where both are decided, both facets are 未定 and name each other."""
+    out: dict[str, list] = {}
+    for number, row in _rows("exclusive.csv"):
+        src = _src("exclusive.csv", number, row["src"])
+        out.setdefault(row["topic"], []).append((row["facet"], row["value"], row["other"], row["other_value"], src))
+    return {t: tuple(rows) for t, rows in out.items()}
+
+
+def exclusive_answers(topic: str | None, facets: list[dict]) -> list[dict]:
+    """The facets with :func:`exclusive_table` applied: where both answers of a row are decided, each facet is
+    ``未定`` and its ``conflict`` names its own answer and the other's."""
+    by_name = {f["facet"]: f for f in facets}
+    for facet, value, other, other_value, _src_ in exclusive_table().get(topic, ()) if topic else ():
+        one, two = by_name.get(facet), by_name.get(other)
+        if one is None or two is None:
+            continue
+        mine = [a for a in one["answer"] if a["value"] == value and one["status"] == "decided"]
+        theirs = [a for a in two["answer"] if a["value"] == other_value and two["status"] == "decided"]
+        if mine and theirs:
+            for f, first, second in ((one, mine, theirs), (two, theirs, mine)):
+                f.update(status="未定", conflict=first + second, answer=[])
+    return facets

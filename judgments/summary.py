@@ -42,8 +42,7 @@ def _answer_text(answer: dict, lang: str) -> str:
 
 def _conflict_text(facet: dict, by_id: dict, lang: str) -> str:
     """Both sides of a conflict, each with its first deciding line."""
-    sides = [f"{_answer_text(a, lang)} ({_line(a['findings'][0], by_id, lang)})" if a.get("findings")
-             else _answer_text(a, lang) for a in facet["conflict"] or ()]
+    sides = [f"{_answer_text(a, lang)}{_cite((a.get('src') or [])[:2])}" for a in facet["conflict"] or ()]
     return f" {AGAINST[lang]} ".join(sides)
 
 

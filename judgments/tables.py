@@ -19,7 +19,8 @@ SELECTORS = ("label", "category", "polarity")
 ORDERS = ("", "judged_by", "text")  # answer = a node id, or KEY=VALUE over the finding's fact
 CITATION = re.compile(r"^\d{3}:\d+$")
 CONVENTION = re.compile(r"^J\d+$")  # a project convention of docs/judgments.md, where no line gives the step
-INTERNAL = re.compile(r"\s*\((?:[^()]*?(?:conventions|§|issue|inventory|audit|a slot now|graph|\d\.[A-Z]\.\d|\d{3}-S\d)[^()]*)\)"
+INTERNAL = re.compile(r"\s*\((?:[^()]*?(?:conventions|§|issue|inventory|audit|a slot now|graph|\d\.[A-Z]\.\d|\d\.\d\d\.\d\d|"
+                      r"\d{3}-S\d)[^()]*)\)"
                       r"|;?\s*(?:audit \d{4}-\d\d-\d\d|issue #\d+)[^;]*")
 
 

@@ -105,7 +105,8 @@ def _near(a: int, b: int) -> bool:
 
 def test_tianshi_soon_or_late_003_55(judged):
     """003:55 與值符近則雨速，遠則雨遲: where every raining rain star is near the 值符 the facet 遲速 is 速, where
-    every one is far it is 遲, where there is none it is open."""
+    every one is far it is 遲, where there is none it is open; and it is asked only where the rain is the
+    judgment's answer (asked_if 雨否=雨: a rain the text leaves undecided beside fine weather is not timed)."""
     seen = set()
     for moment in moments(60, 55):
         reading, js = judged(moment, "天時")
@@ -114,6 +115,9 @@ def test_tianshi_soon_or_late_003_55(judged):
         duty = q["duty_star_palace"] if q["duty_star_palace"] != 5 else {"kun2": 2}.get(q["centre_host"], 2)
         expected = {"速" if _near(p, duty) else "遲" for p in rains}
         f = facet(js["天時"], "遲速")
+        if facet(js["天時"], "雨否")["status"] != "decided" or values(js["天時"], "雨否") != {"雨"}:
+            assert f["status"] == "not asked" and not f["answer"], moment
+            continue
         if not expected:
             assert f["status"] == "open", moment
         elif len(expected) == 1:

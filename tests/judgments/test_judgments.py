@@ -112,27 +112,40 @@ def test_every_rain_sign_counts_003_55(judged):
 
 
 def test_when_dates_carry_the_named_stem(judged):
-    """003:51 / 003:55 / 003:63: the day is fixed by the stem of the palace where 天英 / 天輔 (晴), 天柱 (雨) or
-    天心 (雪) falls: the date given is the first day at or after the moment whose day pillar has that stem."""
-    reading, js = judged("2024-06-21T12:00+08:00", "天時")
+    """003:55: the day is fixed by the stem of the palace where the rain was found (天柱等所落宮): the first day at or
+    after the moment whose day pillar has that stem; fine weather and snow, not found on this chart, are not dated
+    and say why."""
+    reading, js = judged("2024-06-22T12:00+08:00", "天時")
     when = js["天時"]["when"]
-    assert {w["for"]["zh"] for w in when} == {"晴", "雨"}  # no snow was found in June: 雪 is not dated
-    assert [u["for"]["zh"] for u in js["天時"]["undated"]] == ["雪"]
+    assert {w["for"]["zh"] for w in when} == {"雨"}
+    assert [u["for"]["zh"] for u in js["天時"]["undated"]] == ["晴", "雪"]
     palaces = reading["chart"]["qimen"]["palaces"]
     for w in when:
         d = date.fromisoformat(w["date"])
         assert sexagenary_name(day_index(d))[0] == w["stem"] == w["pillar"][0]
-        assert 0 <= (d - date(2024, 6, 21)).days < 10
+        assert 0 <= (d - date(2024, 6, 22)).days < 10
         assert palaces[w["palace"].removeprefix("Palace:p")]["earth"] == w["stem"]
-        assert w["src"][0] in ("003:51", "003:55", "003:63")
-    rain = next(w for w in when if w["for"]["zh"] == "雨")
-    assert rain["speed"] == "遲"  # 天柱 far from the 值符 (003:55 遠則雨遲)
+        assert w["src"] == ["003:55"]
+    assert when[0]["speed"] == "遲"  # the rain star far from the 值符 (003:55 遠則雨遲)
+
+
+def test_rain_beside_fine_weather_is_undecided_and_undated(judged):
+    """2024-06-21 12:00: 003:55 finds rain and 003:51 fine weather on one chart; the texts order neither
+    (exclusive.csv): both facets are 未定 naming each other, and neither is dated."""
+    _, js = judged("2024-06-21T12:00+08:00", "天時")
+    j = js["天時"]
+    for name, first in (("雨否", "雨"), ("晴否", "晴")):
+        f = facet(j, name)
+        assert f["status"] == "未定" and [a["value"] for a in f["conflict"]][0] == first
+    assert not j["when"] and {u["for"]["zh"] for u in j["undated"]} >= {"晴", "雨"}
+    assert facet(j, "遲速")["status"] == "not asked"
 
 
 def test_when_heaven_plate_option(judged):
     """The school option timing_stem=heaven dates by the heaven-plate stem of the palace instead."""
-    reading, js = judged("2024-06-21T12:00+08:00", "天時", options={"timing_stem": "heaven"})
+    reading, js = judged("2024-06-22T12:00+08:00", "天時", options={"timing_stem": "heaven"})
     palaces = reading["chart"]["qimen"]["palaces"]
+    assert js["天時"]["when"]
     for w in js["天時"]["when"]:
         assert palaces[w["palace"].removeprefix("Palace:p")]["heaven"] == w["stem"] and w["stem_plate"] == "heaven"
 

@@ -12,7 +12,7 @@ import pytest
 
 import leishen
 from leishen.judgments import judge
-from leishen.judgments.procedures import check_procedures, day_star_table, procedure_of
+from leishen.judgments.procedures import check_procedures, procedure_of
 from leishen.judgments.tables import facet_table
 from leishen.judgments.timing import dated_events
 from tests.judgments.conftest import moments
@@ -40,7 +40,6 @@ def test_the_procedure_table_names_real_rows_and_facets(reader):
     items = {f.item for f in reader.facts.values() if f.item}
     facets = {(t, f.name) for t, fs in facet_table().items() for f in fs}
     assert check_procedures(items, facets) == []
-    assert all(i in items for its in day_star_table().values() for i in its)
 
 
 def test_no_decided_answer_rests_on_a_row_that_needs_judgment(judged_all):

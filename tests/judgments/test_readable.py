@@ -50,18 +50,18 @@ def test_an_undated_timing_rule_says_why_and_the_summary_names_the_deciding_line
     text = run("read", "2026-12-01T10:00+09:00", "--topic", "求財", "--lang", "en")
     timing = next(line for line in text.splitlines() if line.startswith("timing: "))
     # 004:31 dates the money's arrival only once the wealth is judged obtainable: here 得否 is 凶 (#41)
-    assert "not dated" in timing and "was not found" in timing and "[004:31]" in timing and "None" not in timing
+    assert "not dated" in timing and "is not the judgment's answer" in timing and "[004:31]" in timing and "None" not in timing
     # 004:43 最要持納符元: the hour's 納音 overcoming the day's (004:23 時納若尅於日納，空費心機) is read first and
     # decides alone, though good lines of other paragraphs hold; the summary names the deciding line
     assert "× verdict 凶" in text and "» seeking wealth: ill — schemes wasted [004:23]" in text
 
 
 def test_dated_timing_rules_show_the_date_and_its_day_pillar():
-    text = run("read", "2026-12-01T10:00+09:00", "--topic", "天時", "--lang", "zh")
+    text = run("read", "2026-12-02T10:00+09:00", "--topic", "天時", "--lang", "zh")
     timing = next(line for line in text.splitlines() if line.startswith("應期: "))
-    # 003:55: rain on the day whose stem is the stem of the palace where the rain was found (天蓬 in 兌七, on 丙:
-    # 天柱等所落宮); the chart's day is 己酉 (12-01), so 丙辰 is 12-08
-    assert re.search(r"2026-12-08 丙辰 \(雨 遲\) \[003:55\]", timing)
+    # 003:55: rain on the day whose stem is the stem of the palace where the rain was found; the chart's day is 庚戌
+    # (12-02), so the 庚 palace's day is today; fine weather was not found, so it is not dated and says why
+    assert re.search(r"2026-12-02 庚戌 \(雨 遲\) \[003:55\]", timing) and "晴: 晴非所斷" in timing
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
