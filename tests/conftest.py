@@ -23,6 +23,7 @@ def group_of(nodeid: str) -> str | None:
     return next((name for prefix, name in GROUPS.items() if nodeid.startswith(prefix)), None)
 
 
+@pytest.hookimpl(optionalhook=True)  # without xdist (-p no:xdist) the hook is simply never called
 def pytest_xdist_make_scheduler(config, log):
     """Under ``--dist loadgroup``: xdist's scope scheduling with the scope of a test its group (GROUPS), else the
     test itself. (xdist 3.8's own ``xdist_group`` marks set ``item._nodeid``, which pytest 9.2 no longer reads,
