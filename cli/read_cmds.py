@@ -46,6 +46,13 @@ def judgment_options(func):
     return func
 
 
+def _topic_word(topic, r):
+    """The zh name of the topic a user typed (en or ko name, a common word, 占X: service.requests.topic_name);
+    a word that names none is refused (exit 2) listing every topic whole."""
+    from leishen.service.requests import topic_name
+    return topic_name(topic, [{"zh": t["zh"], "ko": t.get("ko") or "", "en": t.get("en") or ""} for t in r.topics()])
+
+
 @click.command("read")
 @click.argument("moment", required=False)
 @click.option("--tz", default=None, help="IANA time zone for a moment without offset")
@@ -83,8 +90,7 @@ def read(moment, tz, fold, topic, lang, typed, every, lessons, backend, uri, use
     options = {"timing_stem": timing_stem, "nianjing_chart": nianjing_chart, "verdict_conflict": verdict_conflict,
                "lessons": lessons}
     r = _reader(backend, uri, user, password)
-    from leishen.service.requests import topic_name
-    topic = topic_name(topic, [{"zh": t["zh"], "ko": t.get("ko") or "", "en": t.get("en") or ""} for t in r.topics()])
+    topic = _topic_word(topic, r)
     from leishen.cli.corpus_warning import warn_damaged_corpus
     warn_damaged_corpus(backend)
     chart = _load_chart(typed) if typed else moment  # a typed chart checked here, so that errors name the file

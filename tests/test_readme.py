@@ -115,7 +115,8 @@ def run(example: Example):
 
     from leishen.cli.main import main
 
-    result = CliRunner().invoke(main, list(example.args))
+    # a README table is shown as a pipe prints it (no width limit), whatever COLUMNS the worker inherited
+    result = CliRunner().invoke(main, list(example.args), env={"COLUMNS": None})
     return result.exit_code, result.stdout.splitlines() + result.stderr.splitlines(), result
 
 

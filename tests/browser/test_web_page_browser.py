@@ -12,11 +12,12 @@ import urllib.request
 import pytest
 
 from leishen_cdp import Browser, save_screenshot
-from test_pages_browser import MOMENT, TZ, assert_stayed_home, get_json
+from test_pages_browser import TZ, assert_stayed_home, get_json
 
 from leishen.loaders.corpus import load_corpus, parse_citation
 
 TOPIC = "天時"  # judged with 用神, facets, 應期 dates; its general reading has conflicts
+MOMENT = "2026-12-02T09:00:00"  # rain found and dated (on 12-01 rain stands beside fine weather: 未定, undated)
 READY = "document.body.dataset.ready === '1'"
 
 

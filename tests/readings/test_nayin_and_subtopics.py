@@ -124,7 +124,10 @@ def test_topics_cli_and_the_unknown_topic_message_show_the_subtopics():
     wealth = next(i for i, line in enumerate(out) if line.startswith("求財\t"))
     assert any(line.startswith("  買貨\t") for line in out[wealth + 1:wealth + 5])
     bad = CliRunner().invoke(main, ["read", NOON, "--topic", "bartering"])
-    assert bad.exit_code == 2 and "買貨 (buying goods (in 求財))" in bad.output
+    # the refusal lists every topic whole (#39 item 10): the subtopics 買貨 and 賣貨 among them, their ko and en
+    # names one command away (leishen topics)
+    assert bad.exit_code == 2 and " 買貨 賣貨 " in bad.output and "leishen topics" in bad.output
+    assert "left out" not in bad.output
 
 
 def test_a_korean_reading_two_subtopics_share_is_refused_naming_both(r):
