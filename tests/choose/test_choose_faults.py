@@ -48,12 +48,18 @@ def until(check, what: str):
     pytest.fail(f"no {what} within {GUARD:g} s")
 
 
+def _as_from_a_terminal() -> None:
+    """In the child before exec: Ctrl-C handled as a terminal's shell leaves it. A pytest-xdist worker ignores
+    SIGINT, and an ignored signal stays ignored across exec, so a find started from it would never see Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture
 def running():
     """A ``find --jobs 2`` over a year in a session of its own, with its two workers started:
     (the process, the workers' pids). Whatever is left is killed at the end."""
     process = subprocess.Popen(FIND, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=_as_from_a_terminal)
     try:
         workers = until(lambda: (lambda found: found if len(found) == 2 else None)(children(process.pid)),
                         "two worker processes")
