@@ -21,7 +21,7 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from leishen.judgments.prepared import TopicTable, best_answers
-from leishen.judgments.procedures import UNNAMED, procedure_of
+from leishen.judgments.procedures import procedure_of
 from leishen.judgments.tables import Answer, Facet, plain_note, value_names
 from leishen.judgments.usegod import place_rank
 

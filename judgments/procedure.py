@@ -22,8 +22,7 @@ from leishen.judgments.prepared import TopicTable, topic_facts
 from leishen.judgments.procedures import exclusive_answers
 from leishen.judgments.summary import summary_of
 from leishen.judgments.tables import facet_table, value_names
-from leishen.judgments.timing import (READ_ON_LICHUN, dated_events, event_found, lichun_chart, star_dated,
-                                      times_entry)
+from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, when_of
 from leishen.judgments.usegod import aims_of, bind_god, general_rows, god_places, use_god_json
 
 QUALIFYING = ("吉", "凶")  # the polarities of a finding that qualifies the 用神 it is read at (reasons_of)
@@ -246,72 +245,6 @@ def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict
         for f in found.all:
             add(f["id"], {"en": "a finding of the topic (no facet of the topic orders it)", "zh": "本占所見", "ko": "이 점에서 보이는 것"})
     return list(out.values())
-
-
-def found_palaces(facets: list[dict], gate_facet: str, by_id: dict) -> list[str]:
-    """The palaces (in order, once each) of the findings that decide a facet's answer: where the event an 應期
-    row dates was found (the rain by the palace of the star that brings it, 003:55)."""
-    facet = next((f for f in facets if f["facet"] == gate_facet), None)
-    out: dict = {}
-    for fid in (facet or {}).get("findings") or ():
-        palace = (by_id.get(fid, {}).get("bindings") or {}).get("宮")
-        if isinstance(palace, str) and palace.startswith("Palace:p"):
-            out[palace] = None
-    return list(out)
-
-
-def not_found(fact, props: dict, gate: tuple) -> dict:
-    """An 應期 row left undated because the event it dates was not found: the event, the facet and answer it
-    would need, and why, in zh / ko / en."""
-    event = props.get(fact.object, {})
-    facet, value, src = gate
-    return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
-            "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src], "needs": {"facet": facet, "value": value},
-            "why": {"zh": f"{event.get('name')}非所斷，不定其期",
-                    "ko": f"{event.get('ko') or event.get('name')}이(가) 판단의 답이 아니어서 날짜를 정하지 않는다",
-                    "en": f"not dated: {event.get('en') or event.get('name')} is not the judgment's answer"}}
-
-
-def condition_unmet(fact, props: dict) -> dict:
-    """An 應期 row whose own condition does not hold on this chart (004:47 dates the return only where the hour's
-    horse is tied to the day branch): left undated, and why."""
-    event = props.get(fact.object, {})
-    return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
-            "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src],
-            "why": {"zh": "其期之條件此局不具", "ko": "날짜를 정하는 조건이 이 국에 없다",
-                    "en": "not dated: the condition the line dates by does not hold on this chart"}}
-
-
-NO_TIMING = {"zh": "本占之文不言應期", "ko": "이 점의 글은 응기를 말하지 않는다",
-             "en": "the text gives no way to date this topic"}
-
-
-def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], stem_plate: str,
-            by_id: dict) -> tuple[list[dict], list[dict]]:
-    """(the topic's 應期, what is left undated and why). A TIMES row is dated only where the event it dates is
-    the judgment's answer (timing.csv): rain by the palaces where the rain was found, with the speed the 遲速
-    facet gives; a topic whose text gives no 應期 says so."""
-    if table.topic is None:
-        return [], []
-    if not table.times:
-        return [], ([{"for": None, "why": dict(NO_TIMING), "src": []}] if any(f["verdict"] for f in facets) else [])
-    if not chart.get("qimen"):
-        return [], []
-    speed = next((f["answer"][0]["value"] for f in facets if f["facet"] == "遲速" and f["status"] == "decided"), None)
-    dated, undated = [], []
-    for fact in table.times:
-        gate = event_found(table.topic, fact.object, facets)
-        if gate is not None:
-            undated.append(not_found(fact, props, gate))
-            continue
-        if fact.when and not any(f["rule"]["fact"] == fact.id for f in by_id.values()):
-            undated.append(condition_unmet(fact, props))  # 004:47: 時馬繫日支 does not hold on this chart
-            continue
-        own = dated_events().get((table.topic, fact.object))
-        palaces = found_palaces(facets, own[0], by_id) if own and star_dated(fact, props) else []
-        for entry in times_entry(fact, chart, props, stem_plate, palaces):
-            dated.append({**entry, "speed": speed if entry["for"]["zh"] == "雨" else None})
-    return dated, undated
 
 
 def not_asked(facets: list[dict]) -> list[dict]:

@@ -3,8 +3,9 @@
 A TIMES row names what fixes the date: 003:51 the stem of the palace where 天英 (火神) or 天輔 (風伯) falls;
 003:55 the 干支 of the palace where 天柱 falls (near the 值符 fast, far slow); 003:63 the stem of 天心's
 palace. The date is the first day at or after the moment whose day stem is that stem, counted on the engine's
-own day pillar (pure calendar arithmetic: the chart's day pillar and the 60-cycle). A TIMES row whose place the
-tables cannot compute (004:47 投墓支干, 004:31 財庫) is listed with no date and the text's reason.
+own day pillar (pure calendar arithmetic: the chart's day pillar and the 60-cycle). A TIMES row dates its event
+only where the event is the judgment's answer (timing.csv), rain by the palaces where it was found; a TIMES row
+whose place the tables cannot compute (004:47 投墓支干, 004:31 財庫) is listed with no date and the text's reason.
 
 003:75: the year's outlook (年景) is read on the chart of the 立春 instant of the year, to the minute."""
 
@@ -12,10 +13,14 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from leishen.engine.calendar import STEMS, day_index, sexagenary_index, sexagenary_name, term_start
 from leishen.judgments.tables import _rows, _src
 from leishen.judgments.usegod import palace_of
+
+if TYPE_CHECKING:
+    from leishen.judgments.prepared import TopicTable
 
 TIMING_STEM = ("earth", "heaven")  # school option timing_stem: the palace's own (earth-plate) stem, or the heaven's
 READ_ON_LICHUN = {"Topic:年景": "003:75"}  # topics the text reads on the 立春 chart
@@ -96,6 +101,72 @@ def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth", palac
         out.append({**base, "date": None, "pillar": None, "stem": None, "branch": None,
                     "judgment": fact.judgment or "the text names no place the tables can compute"})
     return out
+
+
+def found_palaces(facets: list[dict], gate_facet: str, by_id: dict) -> list[str]:
+    """The palaces (in order, once each) of the findings that decide a facet's answer: where the event an 應期
+    row dates was found (the rain by the palace of the star that brings it, 003:55)."""
+    facet = next((f for f in facets if f["facet"] == gate_facet), None)
+    out: dict = {}
+    for fid in (facet or {}).get("findings") or ():
+        palace = (by_id.get(fid, {}).get("bindings") or {}).get("宮")
+        if isinstance(palace, str) and palace.startswith("Palace:p"):
+            out[palace] = None
+    return list(out)
+
+
+def not_found(fact, props: dict, gate: tuple) -> dict:
+    """An 應期 row left undated because the event it dates was not found: the event, the facet and answer it
+    would need, and why, in zh / ko / en."""
+    event = props.get(fact.object, {})
+    facet, value, src = gate
+    return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
+            "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src], "needs": {"facet": facet, "value": value},
+            "why": {"zh": f"{event.get('name')}非所斷，不定其期",
+                    "ko": f"{event.get('ko') or event.get('name')}이(가) 판단의 답이 아니어서 날짜를 정하지 않는다",
+                    "en": f"not dated: {event.get('en') or event.get('name')} is not the judgment's answer"}}
+
+
+def condition_unmet(fact, props: dict) -> dict:
+    """An 應期 row whose own condition does not hold on this chart (004:47 dates the return only where the hour's
+    horse is tied to the day branch): left undated, and why."""
+    event = props.get(fact.object, {})
+    return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
+            "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src],
+            "why": {"zh": "其期之條件此局不具", "ko": "날짜를 정하는 조건이 이 국에 없다",
+                    "en": "not dated: the condition the line dates by does not hold on this chart"}}
+
+
+NO_TIMING = {"zh": "本占之文不言應期", "ko": "이 점의 글은 응기를 말하지 않는다",
+             "en": "the text gives no way to date this topic"}
+
+
+def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], stem_plate: str,
+            by_id: dict) -> tuple[list[dict], list[dict]]:
+    """(the topic's 應期, what is left undated and why). A TIMES row is dated only where the event it dates is
+    the judgment's answer (timing.csv): rain by the palaces where the rain was found, with the speed the 遲速
+    facet gives; a topic whose text gives no 應期 says so."""
+    if table.topic is None:
+        return [], []
+    if not table.times:
+        return [], ([{"for": None, "why": dict(NO_TIMING), "src": []}] if any(f["verdict"] for f in facets) else [])
+    if not chart.get("qimen"):
+        return [], []
+    speed = next((f["answer"][0]["value"] for f in facets if f["facet"] == "遲速" and f["status"] == "decided"), None)
+    dated, undated = [], []
+    for fact in table.times:
+        gate = event_found(table.topic, fact.object, facets)
+        if gate is not None:
+            undated.append(not_found(fact, props, gate))
+            continue
+        if fact.when and not any(f["rule"]["fact"] == fact.id for f in by_id.values()):
+            undated.append(condition_unmet(fact, props))  # 004:47: 時馬繫日支 does not hold on this chart
+            continue
+        own = dated_events().get((table.topic, fact.object))
+        palaces = found_palaces(facets, own[0], by_id) if own and star_dated(fact, props) else []
+        for entry in times_entry(fact, chart, props, stem_plate, palaces):
+            dated.append({**entry, "speed": speed if entry["for"]["zh"] == "雨" else None})
+    return dated, undated
 
 
 def lichun_moment(moment: datetime) -> datetime:
