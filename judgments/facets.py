@@ -157,7 +157,7 @@ def facet_candidates(table: TopicTable, answering: list, ranks: dict, aims: dict
                 own = 0 if answer.value == "=polarity" or not heading_src[n].isdisjoint(f.get("src") or ()) else 1
                 key = (rank[0], order_key(facet, f) if facet.order else (), own, 0)
             cand = Candidate(f, value, key, a.season, aims.get(f["id"]), a.avoid and answer.value == "=name",
-                             proc is not None and a.item in proc.cautions)
+                             proc is not None and proc.caution(a.item, rank[0] < OTHER_PLACES))
             (out if rank[1] == 0 else asks)[n].append(cand)
     for cands in out:
         if len(cands) > 1:

@@ -7,7 +7,7 @@ at: a decisive line of tier 0 that holds decides the facet whatever the 用神 s
 「最為重」, 「先須」, 「最要」) decides where no decisive line holds, and the findings the procedure does not
 name come last, every paragraph equal (the texts rank none of them over the others). A ``caution`` row does not
 decide: where it holds beside a 吉 answer, the facet is 未定 and names both (004:43: 反伏門迫 in 求財 is a
-conflict to name, not a verdict of its own)."""
+conflict to name, not a verdict of its own); a ``caution_here`` row does so only where it is read at a 用神."""
 
 from __future__ import annotations
 
@@ -16,22 +16,30 @@ from functools import lru_cache
 
 from leishen.judgments.tables import JudgmentTableError, _rows, _src
 
-ROLES = ("decisive", "first", "caution")
+ROLES = ("decisive", "first", "caution", "caution_here")  # caution_here: a caution only where read at a 用神
 UNNAMED = 9  # the tier of a finding no procedure row names: after every named tier
 
 
 @dataclass(frozen=True, slots=True)
 class Procedure:
-    """One facet's procedure: inventory item → (tier, role, the row's src); the items of its caution rows."""
+    """One facet's procedure: inventory item → (tier, role, the row's src); the items of its caution rows, and of
+    those that count only where read at a 用神 (``caution_here``: a 格 of 004:43 on the asker's or the wealth's
+    palace, not anywhere on the plate)."""
 
     tiers: dict
     cautions: frozenset
+    here: frozenset = frozenset()
+
+    def caution(self, item: str | None, at_use_god: bool) -> bool:
+        """Whether a finding of *item* is a caution: a ``caution`` row anywhere, a ``caution_here`` row only where
+        it is read at a 用神 (*at_use_god*)."""
+        return item in self.cautions and (at_use_god or item not in self.here)
 
     def tier_of(self, item: str | None) -> int:
         """The tier of a finding's row (its inventory *item*): the tier a procedure row names it in, else
         :data:`UNNAMED`. A caution row is read after every named tier (it never decides)."""
         hit = self.tiers.get(item)
-        return hit[0] if hit is not None and hit[1] != "caution" else UNNAMED
+        return hit[0] if hit is not None and not hit[1].startswith("caution") else UNNAMED
 
     def decisive(self, item: str | None) -> bool:
         """Whether *item*'s row is a decisive line: it counts wherever it is read (every rain sign of 003:55)."""
@@ -66,7 +74,8 @@ def procedure_table() -> dict[tuple, Procedure]:
                 raise JudgmentTableError(f"judgments/procedures.csv row {number}, column items: {item} is named "
                                          "twice for one facet")
             tiers[item] = (int(row["tier"]), role, src)
-    return {key: Procedure(tiers, frozenset(i for i, (_, r, _) in tiers.items() if r == "caution"))
+    return {key: Procedure(tiers, frozenset(i for i, (_, r, _) in tiers.items() if r.startswith("caution")),
+                           frozenset(i for i, (_, r, _) in tiers.items() if r == "caution_here"))
             for key, tiers in rows.items()}
 
 
