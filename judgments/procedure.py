@@ -266,18 +266,15 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, inf
     003:3–11, and the Liu Ren 格局, 000:3–15), which no 004 topic's procedure reads."""
     shown = {r["finding"] for r in reasons} | set(aside)
     out, meanings = [], set()
-    for f in found.weigh:
+    general = [f for f in reading["findings"] if f.get("topic") is None and general_line(f)]
+    for f in [*found.weigh, *general]:  # the general lines named beside every topic: the day star, the 格局
         key = (f["meaning"].get("zh"), f["polarity"])
         if f["id"] not in shown and key not in meanings and f.get("certainty") == "holds":
             meanings.add(key)
             i = info.get(f["rule"]["fact"])
             out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
-                        "src": list(f["src"]), "avoid": i is not None and i.relation == "AVOIDS"})
-    for f in reading["findings"]:  # the general lines named beside every topic: the day star, the 格局
-        if f.get("topic") is None and f["polarity"] in QUALIFYING and general_line(f):
-            i = info.get(f["rule"]["fact"])
-            out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
-                        "src": list(f["src"]), "avoid": i is not None and i.relation == "AVOIDS", "general": True})
+                        "src": list(f["src"]), "avoid": i is not None and i.relation == "AVOIDS",
+                        "general": f.get("topic") is None})
     return out
 
 
