@@ -249,8 +249,8 @@ PILLARS = ("年", "月", "日", "時")
 def parse_pillars(text: str) -> tuple[str | None, ...]:
     """``年,月,日,時`` (each a 干支 of the sixty, e.g. 甲子, or ``*`` for any) → four names or None; FindError
     naming ``pillars`` and the one at fault."""
-    from leishen.engine.calendar import BRANCHES, STEMS
-    sixty = {STEMS[k % 10] + BRANCHES[k % 12] for k in range(60)}
+    from leishen.engine.calendar import sexagenary_name
+    sixty = {sexagenary_name(k) for k in range(60)}
     parts = [p.strip() for p in str(text).replace("，", ",").split(",")]
     if len(parts) != 4:
         raise FindError(f"pillars: expected four pillars 年,月,日,時 (each a 干支 such as 甲子, or *), found "

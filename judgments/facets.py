@@ -200,8 +200,6 @@ def question_json(c: Candidate) -> dict:
                     "en": f"for the asker to settle: {note}"}}
 
 
-
-
 def _src_of(cands: list[Candidate]) -> list[str]:
     """The citations of some candidates' findings, in order, once each."""
     out: dict = {}

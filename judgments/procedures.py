@@ -46,11 +46,6 @@ class Procedure:
         hit = self.tiers.get(item)
         return hit is not None and hit[1] == "decisive"
 
-    def src_of(self, item: str | None) -> tuple:
-        """The src of the procedure row that names *item* (the line that ranks it), or ()."""
-        hit = self.tiers.get(item)
-        return hit[2] if hit is not None else ()
-
 
 @lru_cache(maxsize=1)
 def procedure_table() -> dict[tuple, Procedure]:
@@ -111,7 +106,7 @@ def exclusive_answers(topic: str | None, facets: list[dict]) -> list[dict]:
     """The facets with :func:`exclusive_table` applied: where both answers of a row are decided, each facet is
     ``未定`` and its ``conflict`` names its own answer and the other's."""
     by_name = {f["facet"]: f for f in facets}
-    for facet, value, other, other_value, _src_ in exclusive_table().get(topic, ()) if topic else ():
+    for facet, value, other, other_value, _ in exclusive_table().get(topic, ()) if topic else ():
         one, two = by_name.get(facet), by_name.get(other)
         if one is None or two is None:
             continue

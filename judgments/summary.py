@@ -40,7 +40,7 @@ def _answer_text(answer: dict, lang: str) -> str:
     return answer.get(lang) or answer.get("zh") or answer.get("value") or ""
 
 
-def _conflict_text(facet: dict, by_id: dict, lang: str) -> str:
+def _conflict_text(facet: dict, lang: str) -> str:
     """Both sides of a conflict, each with its first deciding line."""
     sides = [f"{_answer_text(a, lang)}{_cite((a.get('src') or [])[:2])}" for a in facet["conflict"] or ()]
     return f" {AGAINST[lang]} ".join(sides)
@@ -59,7 +59,7 @@ def verdict_line(j: dict, by_id: dict, lang: str) -> str:
     if facet is None or facet["status"] == "open":
         return head + NO_ANSWER[lang]
     if facet["status"] == "未定":
-        return f"{head}{UNDECIDED[lang]} — {_conflict_text(facet, by_id, lang)}"
+        return f"{head}{UNDECIDED[lang]} — {_conflict_text(facet, lang)}"
     verdict = _name(j["verdict_names"], lang, j["verdict"])
     if len({a["value"] for a in facet["answer"]}) > 1:
         return f"{head}{verdict} — {PLACES_DIFFER[lang]}"
@@ -75,14 +75,14 @@ def what_line(j: dict, by_id: dict, lang: str) -> str:
             values = "、".join(_answer_text(a, lang) for a in f["answer"][:2])
             parts.append(f"{_name(f['names'], lang)}{COLON[lang]}{values}")
         elif f["status"] == "未定" and f["facet"] in WHAT_FIRST:
-            parts.append(f"{_name(f['names'], lang)}{COLON[lang]}{UNDECIDED[lang]} ({_conflict_text(f, by_id, lang)})")
+            parts.append(f"{_name(f['names'], lang)}{COLON[lang]}{UNDECIDED[lang]} ({_conflict_text(f, lang)})")
         if len(parts) == WHAT_MAX:
             break
     body = SEP[lang].join(parts) if parts else NO_ANSWER[lang]
     return f"{_name(j['names'], lang)}{COLON[lang]}{body}{_dates(j, lang)}"
 
 
-def general_line(j: dict, by_id: dict, lang: str) -> str:
+def general_summary(j: dict, by_id: dict, lang: str) -> str:
     """The general reading: each system's 吉凶 and its deciding line."""
     parts = []
     for f in j["facets"]:
@@ -97,7 +97,7 @@ def general_line(j: dict, by_id: dict, lang: str) -> str:
 def summary_of(j: dict, by_id: dict) -> dict:
     """The judgment's one-line answer in zh, ko and en (*by_id*: the reading's findings by id)."""
     if j["topic"] is None:
-        make = general_line
+        make = general_summary
     elif any(f["verdict"] for f in j["facets"]):
         make = verdict_line
     else:

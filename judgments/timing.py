@@ -73,6 +73,13 @@ def event_found(topic: str, event: str, facets: list[dict]) -> tuple | None:
     return gate
 
 
+def dated_event(fact, props: dict) -> dict:
+    """What an 應期 row dates (its object node), in zh / ko / en, with the row's fact and citations."""
+    event = props.get(fact.object, {})
+    return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
+            "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src]}
+
+
 def star_dated(fact, props: dict) -> bool:
     """Whether a TIMES row dates by the palace of a star (003:51, 003:55, 003:63), so that the palaces where its
     event was found can date it."""
@@ -83,10 +90,7 @@ def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth", palac
     """The dated 應期 of one TIMES row: for each palace the event was found at (*palaces*: the rain that was
     found is dated by the palace of the star that brings it) or else each star the row names, that palace's
     stem and the first day with that day stem; with no palace, one entry without a date and the reason."""
-    src = [f"{c.doc}:{c.line}" for c in fact.src]
-    answer = props.get(fact.object, {})
-    base = {"for": {"id": fact.object, "zh": answer.get("name"), "ko": answer.get("ko"), "en": answer.get("en")},
-            "fact": fact.id, "src": src, "rule": fact.qualifier_dict().get("by") or fact.note}
+    base = {**dated_event(fact, props), "rule": fact.qualifier_dict().get("by") or fact.note}
     out = []
     places = [(None, p) for p in palaces] or [(s, palace_of(chart, "QimenStar", s)) for s in _stars(fact, props)]
     for star, palace in places:
@@ -118,21 +122,18 @@ def found_palaces(facets: list[dict], gate_facet: str, by_id: dict) -> list[str]
 def not_found(fact, props: dict, gate: tuple) -> dict:
     """An 應期 row left undated because the event it dates was not found: the event, the facet and answer it
     would need, and why, in zh / ko / en."""
-    event = props.get(fact.object, {})
-    facet, value, src = gate
-    return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
-            "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src], "needs": {"facet": facet, "value": value},
-            "why": {"zh": f"{event.get('name')}非所斷，不定其期",
-                    "ko": f"{event.get('ko') or event.get('name')}이(가) 판단의 답이 아니어서 날짜를 정하지 않는다",
-                    "en": f"not dated: {event.get('en') or event.get('name')} is not the judgment's answer"}}
+    out = dated_event(fact, props)
+    name = out["for"]
+    return {**out, "needs": {"facet": gate[0], "value": gate[1]},
+            "why": {"zh": f"{name['zh']}非所斷，不定其期",
+                    "ko": f"{name['ko'] or name['zh']}이(가) 판단의 답이 아니어서 날짜를 정하지 않는다",
+                    "en": f"not dated: {name['en'] or name['zh']} is not the judgment's answer"}}
 
 
 def condition_unmet(fact, props: dict) -> dict:
     """An 應期 row whose own condition does not hold on this chart (004:47 dates the return only where the hour's
     horse is tied to the day branch): left undated, and why."""
-    event = props.get(fact.object, {})
-    return {"for": {"id": fact.object, "zh": event.get("name"), "ko": event.get("ko"), "en": event.get("en")},
-            "fact": fact.id, "src": [f"{c.doc}:{c.line}" for c in fact.src],
+    return {**dated_event(fact, props),
             "why": {"zh": "其期之條件此局不具", "ko": "날짜를 정하는 조건이 이 국에 없다",
                     "en": "not dated: the condition the line dates by does not hold on this chart"}}
 
@@ -154,12 +155,13 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
         return [], []
     speed = next((f["answer"][0]["value"] for f in facets if f["facet"] == "遲速" and f["status"] == "decided"), None)
     dated, undated = [], []
+    held = {f["rule"]["fact"] for f in by_id.values()}
     for fact in table.times:
         gate = event_found(table.topic, fact.object, facets)
         if gate is not None:
             undated.append(not_found(fact, props, gate))
             continue
-        if fact.when and not any(f["rule"]["fact"] == fact.id for f in by_id.values()):
+        if fact.when and fact.id not in held:
             undated.append(condition_unmet(fact, props))  # 004:47: 時馬繫日支 does not hold on this chart
             continue
         own = dated_events().get((table.topic, fact.object))
