@@ -11,26 +11,28 @@ from pydantic import BaseModel
 from leishen.api.errors import NotFound
 
 
-def known_parameters(request: Request) -> None:
+async def known_parameters(request: Request) -> None:
     """Refuse a query parameter the route does not take (422 naming it), on every route: a misspelt option
     is an error, never silently the default. The web page's files (outside the schema) take any: the page's
-    script reads them (``/?moment=…&lang=zh``)."""
+    script reads them (``/?moment=…&lang=zh``). Run on the event loop: no thread is taken for it."""
     route = request.scope.get("route")
     dependant = getattr(route, "dependant", None)
     if dependant is None or not request.query_params or not getattr(route, "include_in_schema", True):
         return
-    found = _ALLOWED.get(id(route))
-    if found is None or found[0] is not route:  # (the entry holds the route: its id is not reused meanwhile)
-        found = _ALLOWED[id(route)] = (route, _query_names(dependant))
-    allowed = found[1]
+    allowed = _route_names(route)
     for name in request.query_params:
         if name not in allowed:
             raise RequestValidationError([{"loc": ("query", name), "msg": "not a parameter of this route",
                                            "type": "extra_forbidden"}])
 
 
-#: id(route) → (route, the query parameter names it takes): found once per route, not per request
-_ALLOWED: dict = {}
+def _route_names(route) -> frozenset:
+    """The query parameter names *route* takes, found once per route, not per request: kept on the route itself
+    (its dependant never changes once built), not in module state."""
+    found = getattr(route, "query_names", None)
+    if found is None:
+        found = route.query_names = _query_names(route.dependant)
+    return found
 
 
 def _query_names(dependant) -> frozenset:
@@ -77,13 +79,16 @@ RETRY_AFTER = 1  # seconds: about what a reading or a short find takes
 
 class InFlightLimit:
     """ASGI middleware: at most *limit* computing requests (:data:`COMPUTING`) run at once in this app; one more
-    is answered at once with 429, ``Retry-After`` and a one-line error naming the limit, before any work or any
-    worker thread is taken, so /health and the other routes keep answering while the server is saturated. The
-    count is this instance's own (one per app), kept on the event loop's thread."""
+    is answered at once with 429, ``Retry-After`` and a one-line error naming the limit, before the request is
+    parsed and before any work or any worker thread is taken, so /health and the other routes keep answering
+    while the server is saturated. An admitted one is answered by *pool* (:class:`leishen.api.pool.ComputePool`:
+    a worker process) when the app has one, else by the app in this process. The count is this instance's own
+    (one per app), kept on the event loop's thread."""
 
-    def __init__(self, app, limit: int):
+    def __init__(self, app, limit: int, pool=None):
         self.app = app
         self.limit = limit
+        self.pool = pool
         self.running = 0
 
     async def __call__(self, scope, receive, send):
@@ -93,7 +98,7 @@ class InFlightLimit:
             return await self.refuse(send)
         self.running += 1
         try:
-            await self.app(scope, receive, send)
+            await (self.pool or self.app)(scope, receive, send)
         finally:
             self.running -= 1
 

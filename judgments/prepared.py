@@ -2,12 +2,11 @@
 ≤ 1 ms to its reading): fact id → :class:`~leishen.judgments.usegod.FactInfo` (qualifiers read once), and per
 topic a :class:`TopicTable` — the zh names of its scope, its facets, the index of their answers (what a
 finding's meaning, label, category or polarity answers, over every facet at once), its unconditional method
-facts, READ_FROM facts and TIMES rows. A reader's tables are kept with the reader (a weak mapping: they go
+facts, READ_FROM facts and TIMES rows. A reader's tables are kept on the reader (they go
 with it) and never change: the tables they are made from are read once per process."""
 
 from __future__ import annotations
 
-import weakref
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
@@ -15,7 +14,6 @@ from leishen.judgments.tables import Answer, Facet, facet_table
 from leishen.readings.topics import TopicError
 from leishen.judgments.usegod import fact_info, is_method
 
-_PREPARED: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # reader → its TopicFacts
 ANY_POLARITY = ("polarity", "*")  # facet_answers.csv's polarity=*: any of 吉 凶 混
 POLARITIES = ("吉", "凶", "混")
 SYSTEMS = ("liuren", "qimen", "ninestar")  # the systems a finding is of
@@ -197,8 +195,9 @@ def prepare(reader) -> TopicFacts:
 
 
 def topic_facts(reader) -> TopicFacts:
-    """The reader's :class:`TopicFacts` (made on first use, kept while the reader lives)."""
-    found = _PREPARED.get(reader)
+    """The reader's :class:`TopicFacts` (made on first use, kept on the reader: no module state; two threads
+    that both make it make equal tables)."""
+    found = getattr(reader, "topic_facts_made", None)
     if found is None:
-        found = _PREPARED[reader] = prepare(reader)
+        found = reader.topic_facts_made = prepare(reader)
     return found

@@ -21,7 +21,6 @@ with its ``src``.
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 from leishen.readings.findings import chain_walk, node_json, meaning
@@ -36,8 +35,6 @@ PLACE_SLOTS = {**STEM_SLOTS, **PALACE_SLOTS}
 PALACE_LOCALS = ("宮", "神", "門", "星", "星寄", "天", "天寄", "地", "地寄")
 TABLE_TYPE = "SYMBOLIZES"
 QIMEN_DOCS = ("003", "004")
-
-_PLACES: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()  # reader → topic id → its Places
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,14 +52,14 @@ class Place:
 def topic_places(reader) -> dict[str, tuple[Place, ...]]:
     """topic id → the :class:`Place` of each Qimen significator row of the topic whose subject is a slot of
     PLACE_SLOTS, in the tables' order (made once per reader)."""
-    found = _PLACES.get(reader)
+    found = getattr(reader, "topic_places_made", None)  # kept on the reader: no module state
     if found is None:
         out: dict[str, list] = {}
         for fact in reader.facts.values():
             place = _place_of(fact, reader.props)
             if place is not None:
                 out.setdefault(place.topic, []).append(place)
-        found = _PLACES[reader] = {t: tuple(ps) for t, ps in out.items()}
+        found = reader.topic_places_made = {t: tuple(ps) for t, ps in out.items()}
     return found
 
 

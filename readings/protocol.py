@@ -23,10 +23,6 @@ from leishen.errors import OntologyError
 from leishen.loaders.conditions import Call, Vocabulary, vocabulary, vocabulary_path, vocabulary_row
 
 FAIL = (False, [], [])
-#: vocabulary name → its evaluator class
-REGISTRY: dict[str, type] = {}
-#: decided_by → the class of the predicates a vocabulary row defines by a template alone (a ``path`` or ``fact``)
-TEMPLATED: dict[str, type] = {}
 
 
 class Predicate:
@@ -94,17 +90,30 @@ def unique_args(args) -> list:
 
 
 def register(cls: type) -> type:
-    """Register an evaluator class under each vocabulary name it evaluates (a class decorator)."""
-    for name in cls.names:
-        REGISTRY[name] = cls
+    """Mark an evaluator class as the one for each vocabulary name it evaluates (a class decorator; the
+    registry is read from the marked subclasses of :class:`Predicate`, :func:`registered`: no module state)."""
+    cls.registered = "names"
     return cls
 
 
 def register_templated(cls: type) -> type:
-    """Register the class that evaluates every predicate of its ``decided_by`` a vocabulary row defines by a
+    """Mark the class that evaluates every predicate of its ``decided_by`` a vocabulary row defines by a
     template (``path`` or ``fact``), besides its own names."""
-    TEMPLATED[cls.decided_by] = register(cls)
+    cls.registered = "templated"
     return cls
+
+
+def _subclasses(cls: type):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def registered(name: str, decided_by: str) -> type | None:
+    """The marked evaluator class of the vocabulary name *name*, else the templated class of *decided_by*."""
+    marked = [c for c in _subclasses(Predicate) if "registered" in c.__dict__]
+    return (next((c for c in marked if name in c.names), None)
+            or next((c for c in marked if c.registered == "templated" and c.decided_by == decided_by), None))
 
 
 def predicate_class(name: str, vocab: Vocabulary | None = None) -> type:
@@ -115,9 +124,7 @@ def predicate_class(name: str, vocab: Vocabulary | None = None) -> type:
     if pdef is None:
         raise OntologyError(f"{vocabulary_path()}: no row predicates.{name}")
     kind = pdef.get("decided_by")
-    cls = REGISTRY.get(name)
-    if cls is None and ("path" in pdef or "fact" in pdef):
-        cls = TEMPLATED.get(kind)
+    cls = registered(name, kind if ("path" in pdef or "fact" in pdef) else None)
     if cls is None:
         raise OntologyError(f"{vocabulary_row(vocabulary_path(), name)}, column decided_by: no evaluator class is "
                             f"registered for predicate {name!r} (decided_by {kind!r})")
