@@ -9,25 +9,25 @@ import click
 
 from leishen.engine.calendar import DAY_BOUNDARIES
 from leishen.engine.chart import ChartRequest, parse_systems
-from leishen.engine.liuren.options import (
-    DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable, SheHaiRule, SheHaiSeat,
-    SpecialOrder, StandardTables, VoidException,
-)
+from leishen.engine.options import Option, by_system, options
 from leishen.errors import ChartError
 from leishen.cli.options import EXIT_USAGE, handle_errors
 from leishen.service import charts
 
 EXIT_DIFFERS = 1
-LIUREN_FLAGS = {"month_general": MonthGeneralRule, "noble_table": NobleTable, "day_night": DayNight,
-                "shehai": SheHaiRule, "shehai_seat": SheHaiSeat, "special_order": SpecialOrder, "fuyin_ke": FuYinKe,
-                "void_exception": VoidException, "standard_tables": StandardTables}
 
 
-def _liuren_options(func):
-    for name, kind in reversed(LIUREN_FLAGS.items()):
-        default = LiurenOptions().__getattribute__(name).value
-        func = click.option(f"--{name.replace('_', '-')}", name, type=click.Choice([m.value for m in kind]),
-                            default=default, show_default=True, help=f"Liu Ren {name} (see docs/engine-liuren.md)")(func)
+def _school_flag(spec: Option):
+    """The flag of one option of the table: its choices (or bounds), its default, its doc."""
+    kind = click.Choice(spec.values) if spec.kind == "choice" else click.IntRange(spec.low, spec.high)
+    return click.option(spec.flag, spec.name, type=kind, default=spec.default, show_default=True,
+                        help=spec.help(choices=False))
+
+
+def school_options(func):
+    """One flag per school option of engine/options.csv (``--shehai``, ``--qimen-method`` …), in its order."""
+    for spec in reversed(options()):
+        func = _school_flag(spec)(func)
     return func
 
 
@@ -37,36 +37,41 @@ def _key_values(pairs: tuple[str, ...], flag: str) -> dict:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise ChartError(f"{flag}: {pair!r} is not KEY=VALUE")
-        out[key.strip().replace("-", "_")] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+        out[key.strip().replace("-", "_")] = value.strip()
     return out
 
 
 def request_options(func):
     """The options of a chart's computation (``chart`` and ``read`` take the same): the systems, the calendar,
-    every Liu Ren school option, the asker's birth, and Qimen / Nine Star options as KEY=VALUE."""
-    options = [
+    every school option of the table as its own flag, the asker's birth, and Qimen / Nine Star options also as
+    KEY=VALUE (``--qimen-opt method=zhi_run`` is ``--qimen-method zhi_run``)."""
+    options_ = [
         click.option("--system", "systems", default="liuren,qimen,ninestar", show_default=True,
                      help="comma-separated systems: liuren, qimen, ninestar"),
         click.option("--day-boundary", type=click.Choice(DAY_BOUNDARIES), default="23:00", show_default=True,
                      help="子-hour day change: 23:00 (子初換日) or 00:00"),
         click.option("--longitude", type=click.FloatRange(-180.0, 180.0), default=None,
                      help="degrees east: use local true solar time"),
-        _liuren_options,
+        school_options,
         click.option("--birth-year", type=int, default=None, help="asker's birth year (本命; with --sex also 行年)"),
         click.option("--sex", type=click.Choice(["male", "female"]), default=None, help="asker's sex, for 行年"),
-        click.option("--qimen-opt", multiple=True, metavar="KEY=VALUE", help="Qimen option (e.g. method=zhi_run)"),
-        click.option("--ninestar-opt", multiple=True, metavar="KEY=VALUE", help="Nine Star option (e.g. day_leap=…)"),
+        click.option("--qimen-opt", multiple=True, metavar="KEY=VALUE", help="a Qimen option by its key, as "
+                     "--qimen-KEY (e.g. method=zhi_run); overrides that flag"),
+        click.option("--ninestar-opt", multiple=True, metavar="KEY=VALUE", help="a Nine Star option by its key, as "
+                     "--ninestar-KEY (e.g. day_leap=end_anchored); overrides that flag"),
     ]
-    for option in reversed(options):
+    for option in reversed(options_):
         func = option(func)
     return func
 
 
-def request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, liuren: dict) -> ChartRequest:
-    """The ChartRequest of the :func:`request_options` given."""
-    return ChartRequest(parse_systems(systems), day_boundary, longitude, LiurenOptions.from_mapping(liuren),
-                        _key_values(qimen_opt, "--qimen-opt"), _key_values(ninestar_opt, "--ninestar-opt"),
-                        birth_year, sex)
+def request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, school: dict) -> ChartRequest:
+    """The ChartRequest of the :func:`request_options` given (*school*: the school flags by option name)."""
+    per_system = by_system(school)
+    per_system["qimen"].update(_key_values(qimen_opt, "--qimen-opt"))
+    per_system["ninestar"].update(_key_values(ninestar_opt, "--ninestar-opt"))
+    return ChartRequest(parse_systems(systems), day_boundary, longitude, per_system["liuren"], per_system["qimen"],
+                        per_system["ninestar"], birth_year, sex)
 
 
 @click.command("chart")
@@ -84,14 +89,14 @@ def request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, nin
 @click.option("--json", "as_json", is_flag=True, help="machine-readable JSON on stdout")
 @handle_errors
 def chart(moment, tz, fold, systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, batch,
-          typed, as_json, **liuren):
+          typed, as_json, **school):
     """Compute the chart of MOMENT (ISO 8601 with offset, or naive with --tz; none or 'now': now)."""
     if sum(x is not None for x in (moment, batch, typed)) > 1:
         raise click.UsageError("give at most one of MOMENT, --batch FILE or --chart FILE")
     if typed is not None:
         _check_typed(typed, as_json)
         return
-    request = request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, liuren)
+    request = request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, school)
     if batch is not None:
         _run_batch(batch, request, tz, as_json)
         return

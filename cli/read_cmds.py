@@ -73,7 +73,7 @@ def _topic_word(topic, r):
 @handle_errors
 def read(moment, tz, fold, topic, lang, typed, every, lessons, backend, uri, user, password, as_json, systems,
          day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, timing_stem, nianjing_chart,
-         verdict_conflict, **liuren):
+         verdict_conflict, **school):
     """Read the chart of MOMENT (default now; or --chart FILE), computed with the options given (as `leishen chart`
     takes them): the chart, then per topic its verdict, 用神, facets, 應期 and conflicts, each cited (--all: every
     rule met, with its path and citations)."""
@@ -83,7 +83,7 @@ def read(moment, tz, fold, topic, lang, typed, every, lessons, backend, uri, use
         raise ChartError("give MOMENT or --chart FILE, not both")
     if typed == "":
         raise ChartError("--chart: the file name is empty")
-    request = request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, liuren)
+    request = request_of(systems, day_boundary, longitude, birth_year, sex, qimen_opt, ninestar_opt, school)
     if typed and (tz is not None or fold is not None or request != ChartRequest()):
         raise ChartError("--tz, --fold and the chart options set how a MOMENT is charted; a chart from --chart FILE "
                          "carries its own")

@@ -9,20 +9,18 @@ The shape (keys never renamed; values in traditional Chinese)::
      "liuren": {…}, "qimen": {…}, "ninestar": {…}}
 
 Qimen and Nine Star come from :mod:`leishen.engine.qimen.chart` and
-:mod:`leishen.engine.ninestar`; their options are passed through by name.
+:mod:`leishen.engine.ninestar`; every system's school options are records made from engine/options.csv.
 """
 
 from __future__ import annotations
 
-import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from functools import lru_cache
-from typing import Any, Callable
 
 from leishen.engine.calendar import MomentFacts, check_moment, moment_facts
 from leishen.engine.liuren.chart import birth_section, chart_year, liuren_from_facts
 from leishen.engine.liuren.options import LiurenOptions
+from leishen.engine.options import NinestarOptions, QimenOptions
 from leishen.errors import ChartError
 
 SYSTEMS = ("liuren", "qimen", "ninestar")
@@ -38,12 +36,16 @@ class ChartRequest:
     day_boundary: str = "23:00"
     longitude: float | None = None
     liuren: LiurenOptions = LiurenOptions()
-    qimen: dict[str, Any] = field(default_factory=dict)
-    ninestar: dict[str, Any] = field(default_factory=dict)
+    qimen: QimenOptions = QimenOptions()
+    ninestar: NinestarOptions = NinestarOptions()
     birth_year: int | None = None
     sex: str | None = None
 
     def __post_init__(self) -> None:
+        """Check the systems; school options given as a mapping (``{"method": "zhi_run"}``) become their record,
+        a bad key or value a ChartError naming ``system.options.key`` and the choices."""
+        for name, kind in (("liuren", LiurenOptions), ("qimen", QimenOptions), ("ninestar", NinestarOptions)):
+            object.__setattr__(self, name, kind.from_mapping(getattr(self, name)))
         unknown = [s for s in self.systems if s not in SYSTEMS]
         if unknown or not self.systems:
             raise ChartError(f"system: {','.join(unknown) or '(none)'} is not one of {', '.join(SYSTEMS)}")
@@ -58,29 +60,14 @@ def parse_systems(text: str) -> tuple[str, ...]:
     return tuple(s for s in SYSTEMS if s in wanted)
 
 
-@lru_cache(maxsize=8)
-def _parameters(func: Callable[..., dict]) -> tuple[str, ...]:
-    return tuple(inspect.signature(func).parameters)
-
-
-def _call_with_options(func: Callable[..., dict], facts: MomentFacts, options: dict[str, Any], system: str) -> dict:
-    """Call a peer engine with the chart's calendar plus its own options, naming unknown keys."""
-    accepted = _parameters(func)
-    for key in options:
-        if key not in accepted or key == "facts":
-            known = ", ".join(k for k in accepted if k != "facts")
-            raise ChartError(f"{system}.options.{key}: unknown option; known: {known}")
-    return func(facts, **options)
-
-
 def _qimen(facts: MomentFacts, request: ChartRequest) -> dict:
     from leishen.engine.qimen.chart import qimen_from_facts
-    return _call_with_options(qimen_from_facts, facts, request.qimen, "qimen")
+    return qimen_from_facts(facts, **request.qimen.to_dict())
 
 
 def _ninestar(facts: MomentFacts, request: ChartRequest) -> dict:
     from leishen.engine.ninestar import ninestar_from_facts
-    return _call_with_options(ninestar_from_facts, facts, request.ninestar, "ninestar")
+    return ninestar_from_facts(facts, **request.ninestar.to_dict())
 
 
 def moment_json(moment: datetime) -> dict[str, str]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from datetime import datetime, tzinfo
-from enum import StrEnum
 from functools import lru_cache
 
 from leishen.engine.calendar import (
@@ -34,6 +33,7 @@ from leishen.engine.calendar import (
 from leishen.engine.qimen.ju import sexagenary_of_day_number
 from leishen.engine.qimen.frozen import FrozenDict
 from leishen.engine.qimen.plate import parse_option
+from leishen.engine.options import NinestarOptions, choice_enum
 from leishen.errors import ChartError
 
 __all__ = ["STARS", "DayLeap", "DayFlight", "year_star", "month_star", "day_star", "fly", "ninestar_chart",
@@ -47,27 +47,12 @@ PATH = (5, 6, 7, 8, 9, 1, 2, 3, 4)
 _GRID = ((4, 9, 2), (3, 5, 7), (8, 1, 6))
 
 
-class DayLeap(StrEnum):
-    """How the day stars run through a 240-day half-year (the 閏 half).
-
-    * ``continue`` (default) — each half counts from its own opening 甲子: 一白 rising from
-      the 甲子 nearest 冬至, 九紫 falling from the 甲子 nearest 夏至; a fourth 60-day cycle
-      just carries on, and the jump falls where the next half opens. Both solstice 甲子 keep
-      the star the verse gives them. Same as lunar-python (``Lunar.getDayNineStar``).
-    * ``end_anchored`` — the 陰遁 half is counted back from the next 冬至 甲子, so it always
-      closes on 一白 the day before; in a 240-day 陰遁 half the 夏至 甲子 opens on 六白 and the
-      jump falls at the 夏至 甲子. Same as tyme4py (``SolarDay.get_nine_star``).
-    """
-
-    CONTINUE = "continue"
-    END_ANCHORED = "end_anchored"
-
-
-class DayFlight(StrEnum):
-    """How the day plate flies: ``by_dun`` (順 in 陽遁, 逆 in 陰遁; default) or ``forward`` (always 順)."""
-
-    BY_DUN = "by_dun"
-    FORWARD = "forward"
+#: How the day stars run through a 240-day half-year (the 閏 half) (engine/options.csv).
+DayLeap = choice_enum("ninestar_day_leap", "DayLeap", __name__)
+#: How the day plate flies (engine/options.csv).
+DayFlight = choice_enum("ninestar_day_flight", "DayFlight", __name__)
+#: the options' defaults, from engine/options.csv
+DEFAULT = NinestarOptions()
 
 
 def _star(number: int) -> str:
@@ -106,7 +91,7 @@ def _starts(turns: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
 
 
 def day_star(n: int, year: int, zone: tzinfo = CHINA_STANDARD_TIME, *, day_boundary: str = "23:00",
-             longitude: float | None = None, leap: DayLeap | str = DayLeap.CONTINUE) -> tuple[str, str]:
+             longitude: float | None = None, leap: DayLeap | str = DEFAULT.day_leap) -> tuple[str, str]:
     """(star, 陽 or 陰) of the day with ordinal *n* (in UTC+8 Gregorian *year*, give or take a day)."""
     leap = leap if leap.__class__ is DayLeap else parse_option(DayLeap, leap, "day_leap")
     turns = _turning_days(year, zone, day_boundary, longitude)
@@ -136,7 +121,7 @@ def _flown(centre: str, forward: bool) -> FrozenDict:
 
 
 def ninestar_chart(moment: datetime, *, day_boundary: str = "23:00", longitude: float | None = None,
-                   day_leap: DayLeap | str = DayLeap.CONTINUE, day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
+                   day_leap: DayLeap | str = DEFAULT.day_leap, day_flight: DayFlight | str = DEFAULT.day_flight) -> dict:
     """Centre stars of the year, month and day of *moment*, and the flying plate of each."""
     check_moment(moment)
     facts = moment_facts(moment, day_boundary=day_boundary, longitude=longitude)
@@ -144,7 +129,7 @@ def ninestar_chart(moment: datetime, *, day_boundary: str = "23:00", longitude: 
 
 
 def check_options(*, day_boundary: str = "23:00", longitude: float | None = None,
-                  day_leap: DayLeap | str = DayLeap.CONTINUE, day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
+                  day_leap: DayLeap | str = DEFAULT.day_leap, day_flight: DayFlight | str = DEFAULT.day_flight) -> dict:
     """Check Nine Star options without computing a chart; return them as the chart shows them."""
     if day_boundary not in DAY_BOUNDARIES:
         raise ChartError(f"day_boundary: {day_boundary!r} is not one of {', '.join(DAY_BOUNDARIES)}")
@@ -155,8 +140,8 @@ def check_options(*, day_boundary: str = "23:00", longitude: float | None = None
             "day_flight": parse_option(DayFlight, day_flight, "day_flight").value}
 
 
-def ninestar_from_facts(facts: MomentFacts, *, day_leap: DayLeap | str = DayLeap.CONTINUE,
-                        day_flight: DayFlight | str = DayFlight.BY_DUN) -> dict:
+def ninestar_from_facts(facts: MomentFacts, *, day_leap: DayLeap | str = DEFAULT.day_leap,
+                        day_flight: DayFlight | str = DEFAULT.day_flight) -> dict:
     """The Nine Star part from the calendar of a moment already computed (the chart pipeline's path)."""
     leap = day_leap if day_leap.__class__ is DayLeap else parse_option(DayLeap, day_leap, "day_leap")
     flight = day_flight if day_flight.__class__ is DayFlight else parse_option(DayFlight, day_flight, "day_flight")

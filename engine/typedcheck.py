@@ -182,7 +182,7 @@ def _check_peer_options(request: ChartRequest) -> None:
     for system, check, options in (("qimen", check_options, request.qimen),
                                    ("ninestar", check_ninestar, request.ninestar)):
         try:
-            check(day_boundary=request.day_boundary, longitude=request.longitude, **options)
+            check(day_boundary=request.day_boundary, longitude=request.longitude, **options.to_dict())
         except TypeError as exc:
             raise ChartError(f"{system}.options: {exc}") from None
         except ChartError as exc:

@@ -2,26 +2,21 @@
 a reading (:class:`ReadingQuery`) and a find (:class:`FindQuery`), each translated into the engine's request.
 
 The HTTP API reads them from its query string, the MCP server turns their fields into tool arguments; the CLI
-takes the same options as flags. Each option is typed by the engine's own enumeration (so the OpenAPI schema and
-the MCP tool schema list the allowed values, each with a description); an option left out takes the engine's
-documented default.
+takes the same options as flags. The school options are the rows of engine/options.csv (:mod:`leishen.engine.options`),
+each typed by its choices or bounds with the table's default (so the OpenAPI schema and the MCP tool schema list the
+allowed values and the default, each with a description).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import fields
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, field_validator
 
 from leishen.engine.calendar import DAY_BOUNDARIES
 from leishen.engine.chart import SYSTEMS, ChartRequest
-from leishen.engine.liuren.options import (DayNight, FuYinKe, LiurenOptions, MonthGeneralRule, NobleTable,
-                                           SheHaiRule, SheHaiSeat, SpecialOrder, StandardTables, VoidException)
-from leishen.engine.ninestar import DayFlight, DayLeap
-from leishen.engine.qimen.ju import JuMethod
-from leishen.engine.qimen.plate import CentreHost, DeityNames
+from leishen.engine.options import by_system, options as school_options
 from leishen.errors import ChartError
 from leishen.judgments.choose import VERDICTS
 from leishen.judgments.procedure import DEFAULT_OPTIONS, OPTIONS
@@ -29,24 +24,14 @@ from leishen.readings.lore import DEFAULT_LESSONS, LESSONS
 from leishen.service.charts import chart_of
 from leishen.service.compact import DEFAULT_FIELDS, FINDING_FIELDS, compact_reading
 
-__all__ = ["ChartQuery", "JudgmentQuery", "ReadingQuery", "CompactQuery", "ReadingsQuery", "TypedReadingQuery", "FindQuery", "VERDICTS", "LIUREN_KEYS", "QIMEN_KEYS", "NINESTAR_KEYS",
+__all__ = ["ChartQuery", "JudgmentQuery", "ReadingQuery", "CompactQuery", "ReadingsQuery", "TypedReadingQuery", "FindQuery", "VERDICTS",
            "validation_message", "checked", "topic_name", "TOPIC_WORDS"]
 
-LIUREN_KEYS = tuple(f.name for f in fields(LiurenOptions))
-QIMEN_KEYS = {"qimen_method": "method", "qimen_centre_host": "centre_host", "qimen_deities": "deities",
-              "qimen_leap_threshold": "leap_threshold"}
-NINESTAR_KEYS = {"ninestar_day_leap": "day_leap", "ninestar_day_flight": "day_flight"}
 Text = Annotated[str, Field(min_length=1, max_length=64)]
 
 
-def _option(kind, default: str, what: str):
-    """An optional school option typed by its engine enumeration; its description names the default."""
-    values = ", ".join(m.value for m in kind)
-    return Field(None, description=f"{what} ({values}; left out: {default})")
-
-
-class ChartQuery(BaseModel):
-    """A moment and the options of a chart (``leishen chart`` takes the same, as flags)."""
+class ChartBase(BaseModel):
+    """A moment and the calendar and asker of a chart; :data:`ChartQuery` adds the school options."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -60,28 +45,8 @@ class ChartQuery(BaseModel):
     day_boundary: Literal[DAY_BOUNDARIES] = Field("23:00", description="子-hour day change: 23:00 (子初換日) or 00:00")
     longitude: float | None = Field(None, ge=-180, le=180, allow_inf_nan=False,
                                     description="degrees east: use local true solar time")
-    month_general: MonthGeneralRule | None = _option(MonthGeneralRule, "middle_term", "Liu Ren: how the 月將 is chosen")
-    noble_table: NobleTable | None = _option(NobleTable, "daquan", "Liu Ren: the 天乙貴人 table by day stem")
-    day_night: DayNight | None = _option(DayNight, "by_hour", "Liu Ren: whether the 晝貴 or the 夜貴 leads the generals")
-    shehai: SheHaiRule | None = _option(SheHaiRule, "depth", "Liu Ren: how 涉害 picks among equal 剋 candidates")
-    shehai_seat: SheHaiSeat | None = _option(SheHaiSeat, "exclude", "Liu Ren: whether a 涉害 candidate's seat counts "
-                                             "in its depth")
-    special_order: SpecialOrder | None = _option(SpecialOrder, "bazhuan_first", "Liu Ren: 八專 before 遙剋 on a day "
-                                                 "without 剋, or 遙剋 first")
-    fuyin_ke: FuYinKe | None = _option(FuYinKe, "use_ke", "Liu Ren: 伏吟 on 乙 and 癸 days whose first lesson has a 剋")
-    void_exception: VoidException | None = _option(VoidException, "none", "Liu Ren: whether the day stem's 祿 can be void")
-    standard_tables: StandardTables | None = _option(StandardTables, "on", "readings: whether the standard tables the "
-                                                     "texts assume (月厭 生氣 死氣 喪門 弔客 納音) are used")
     birth_year: int | None = Field(None, ge=1800, le=2200, description="asker's birth year (本命; with sex also 行年)")
     sex: Literal["male", "female"] | None = Field(None, description="asker's sex, for 行年 (with birth_year)")
-    qimen_method: JuMethod | None = _option(JuMethod, "chai_bu", "Qimen: how the 局 follows the terms (拆補 or 置閏)")
-    qimen_centre_host: CentreHost | None = _option(CentreHost, "kun2", "Qimen: where the centre palace is hosted")
-    qimen_deities: DeityNames | None = _option(DeityNames, "modern", "Qimen: names of the fifth and sixth of the 八神")
-    qimen_leap_threshold: int | None = Field(None, ge=1, le=14, description="Qimen 置閏: days of 超神 that call for a 閏 "
-                                             "(left out: the engine's 9)")
-    ninestar_day_leap: DayLeap | None = _option(DayLeap, "continue", "Nine Stars: how the day stars run through the "
-                                                "閏 half-year")
-    ninestar_day_flight: DayFlight | None = _option(DayFlight, "by_dun", "Nine Stars: how the day plate flies")
 
     @field_validator("fold", mode="before")
     @classmethod
@@ -95,17 +60,28 @@ class ChartQuery(BaseModel):
         return chart_of(self.moment, self.request(), tz=self.tz, fold=self.fold)
 
     def request(self) -> ChartRequest:
-        """The engine's ChartRequest for these options (left-out options keep the engine's defaults)."""
-        liuren = {k: getattr(self, k).value for k in LIUREN_KEYS if getattr(self, k) is not None}
-        qimen = {v: _plain(getattr(self, k)) for k, v in QIMEN_KEYS.items() if getattr(self, k) is not None}
-        ninestar = {v: _plain(getattr(self, k)) for k, v in NINESTAR_KEYS.items() if getattr(self, k) is not None}
+        """The engine's ChartRequest for these options (the school options as the table's fields hold them)."""
+        school = by_system({spec.name: getattr(self, spec.name, None) for spec in school_options()})
         systems = tuple(s for s in SYSTEMS if s in self.systems)
-        return ChartRequest(systems, self.day_boundary, self.longitude, LiurenOptions.from_mapping(liuren),
-                            qimen, ninestar, self.birth_year, self.sex)
+        return ChartRequest(systems, self.day_boundary, self.longitude, school["liuren"], school["qimen"],
+                            school["ninestar"], self.birth_year, self.sex)
 
 
-def _plain(value):
-    return getattr(value, "value", value)
+def _school_fields() -> dict:
+    """One field per option of engine/options.csv: a choice typed by its values, an int by its bounds, each
+    defaulting to the table's default and described by its doc (so the OpenAPI schema and the MCP tool schema
+    list the allowed values and the default)."""
+    out = {}
+    for spec in school_options():
+        if spec.kind == "choice":
+            out[spec.name] = (Literal[spec.values], Field(spec.default, description=spec.help()))
+        else:
+            out[spec.name] = (int, Field(spec.default, ge=spec.low, le=spec.high, description=spec.help()))
+    return out
+
+
+ChartQuery = create_model("ChartQuery", __base__=ChartBase, __module__=__name__, **_school_fields())
+ChartQuery.__doc__ = "A moment and the options of a chart (``leishen chart`` takes the same, as flags)."
 
 
 def _judgment_option(name: str, what: str):

@@ -35,12 +35,16 @@ from leishen.engine.calendar import (
     CHINA_STANDARD_TIME, DAY_BOUNDARIES, MAX_YEAR, MIN_YEAR, SOLAR_TERMS, TABLE_YEARS, MomentFacts, chart_clock,
     check_moment, day_and_hour, day_number, sexagenary_name, solar_term, terms_between,
 )
+from leishen.engine.options import QimenOptions
 from leishen.errors import ChartError
 
 from .frozen import FrozenDict, freeze
 from .ju import YUAN_NAMES, JuFacts, JuMethod, chai_bu, zhi_run_of_day
 from .plate import CentreHost, DeityNames, Plate, parse_option, build_plate, host_palace
 from .symbols import BRANCH_PALACE, PALACES
+
+#: the options' defaults, from engine/options.csv
+DEFAULT = QimenOptions()
 
 __all__ = ["qimen_chart", "qimen_from_facts", "check_options", "chart_from_plate", "hour_and_day", "term_in_force"]
 
@@ -83,9 +87,9 @@ def _options(method, day_boundary, longitude, centre_host, deities, leap_thresho
     return opts
 
 
-def check_options(*, method: JuMethod | str = JuMethod.CHAI_BU, day_boundary: str = "23:00",
-                  longitude: float | None = None, centre_host: CentreHost | str = CentreHost.KUN2,
-                  deities: DeityNames | str = DeityNames.MODERN, leap_threshold: int = 9) -> dict:
+def check_options(*, method: JuMethod | str = DEFAULT.method, day_boundary: str = "23:00",
+                  longitude: float | None = None, centre_host: CentreHost | str = DEFAULT.centre_host,
+                  deities: DeityNames | str = DEFAULT.deities, leap_threshold: int = DEFAULT.leap_threshold) -> dict:
     """Check Qimen options without computing a chart; return them as the chart shows them."""
     return dict(_check_options(method, day_boundary, longitude, centre_host, deities, leap_threshold).shown)
 
@@ -206,9 +210,9 @@ def _chai_bu_chart(opts: _Options, position: int, day: int, hour: int) -> dict:
 
 # ---------------------------------------------------------------- the chart
 
-def qimen_chart(moment: datetime, *, method: JuMethod | str = "chai_bu", day_boundary: str = "23:00",
-                longitude: float | None = None, centre_host: CentreHost | str = "kun2",
-                deities: DeityNames | str = "modern", leap_threshold: int = 9) -> dict:
+def qimen_chart(moment: datetime, *, method: JuMethod | str = DEFAULT.method, day_boundary: str = "23:00",
+                longitude: float | None = None, centre_host: CentreHost | str = DEFAULT.centre_host,
+                deities: DeityNames | str = DEFAULT.deities, leap_threshold: int = DEFAULT.leap_threshold) -> dict:
     """The hour Qimen chart of an aware *moment*.
 
     Options (each a school choice, see docs/engine-qimen.md):
@@ -247,8 +251,8 @@ def qimen_chart(moment: datetime, *, method: JuMethod | str = "chai_bu", day_bou
     return chart
 
 
-def qimen_from_facts(facts: MomentFacts, *, method: JuMethod | str = "chai_bu", centre_host: CentreHost | str = "kun2",
-                     deities: DeityNames | str = "modern", leap_threshold: int = 9) -> dict:
+def qimen_from_facts(facts: MomentFacts, *, method: JuMethod | str = DEFAULT.method, centre_host: CentreHost | str = DEFAULT.centre_host,
+                     deities: DeityNames | str = DEFAULT.deities, leap_threshold: int = DEFAULT.leap_threshold) -> dict:
     """The hour Qimen chart from the calendar of a moment already computed (the chart pipeline's path)."""
     key = (method, facts.day_boundary, facts.longitude, centre_host, deities, leap_threshold)
     try:

@@ -34,12 +34,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, tzinfo
-from enum import StrEnum
 from functools import lru_cache
 
 from leishen.engine.calendar import (
     CHINA_STANDARD_TIME, SOLAR_TERMS, chart_clock, day_index, day_number, sexagenary_name, terms_between,
 )
+from leishen.engine.options import QimenOptions, choice_enum
 from leishen.errors import ChartError
 
 from .symbols import TERM_JU, YANG_TERMS
@@ -52,11 +52,8 @@ _MANG_ZHONG, _DA_XUE = SOLAR_TERMS.index("芒種"), SOLAR_TERMS.index("大雪")
 _DAY_OFFSET = (day_index(date.fromordinal(1)) - 1) % 60   # sexagenary index of ordinal n = (n + offset) % 60
 
 
-class JuMethod(StrEnum):
-    """How the 局 follows the terms: ``chai_bu`` (拆補, default) or ``zhi_run`` (置閏)."""
-
-    CHAI_BU = "chai_bu"
-    ZHI_RUN = "zhi_run"
+#: How the 局 follows the terms: ``chai_bu`` (拆補, default) or ``zhi_run`` (置閏) (engine/options.csv).
+JuMethod = choice_enum("qimen_method", "JuMethod", __name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,14 +146,14 @@ def _zhi_run_table(year: int, zone: tzinfo, day_boundary: str, longitude: float 
 
 
 def zhi_run(moment: datetime, *, day_boundary: str = "23:00", longitude: float | None = None,
-            leap_threshold: int = 9) -> JuFacts:
+            leap_threshold: int = QimenOptions().leap_threshold) -> JuFacts:
     """置閏: whole 元 of 15 days joined to terms by 超神/接氣, with a 閏 at 芒種 or 大雪."""
     n = day_number(chart_clock(moment, longitude), day_boundary)
     return zhi_run_of_day(n, moment, day_boundary, longitude, leap_threshold)
 
 
 def zhi_run_of_day(n: int, moment: datetime, day_boundary: str, longitude: float | None,
-                   leap_threshold: int = 9) -> JuFacts:
+                   leap_threshold: int = QimenOptions().leap_threshold) -> JuFacts:
     """置閏 of the sexagenary day with ordinal *n* (the calendar's ``day_number``) at *moment*."""
     if not (isinstance(leap_threshold, int) and 1 <= leap_threshold <= 14):
         raise ChartError(f"leap_threshold: {leap_threshold!r} is not a number of days 1-14")

@@ -26,9 +26,9 @@ The 值使 walk still counts the centre as a palace and only lands on the host a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import lru_cache
 
+from leishen.engine.options import choice_enum
 from leishen.errors import ChartError
 
 from .symbols import (
@@ -40,30 +40,10 @@ __all__ = ["CentreHost", "DeityNames", "Plate", "build_plate", "earth_plate", "x
            "horse_of_branch", "walk_palace", "host_palace", "parse_option"]
 
 
-class CentreHost(StrEnum):
-    """Where the centre palace (中五: 天禽 and its stem) is hosted on the turning plate.
-
-    * ``kun2`` (default) — 寄坤二 in both 遁: the mainstream 轉盤 practice (張志春《神奇之門》;
-      the peers qimen-rs and kinqimen do the same).
-    * ``gen8_kun2`` — 陽遁寄艮八, 陰遁寄坤二 (a variant named in modern manuals).
-    * ``four_corners`` — 寄四維 by season: 艮8 from 立春, 巽4 from 立夏, 坤2 from 立秋, 乾6 from 立冬.
-    """
-
-    KUN2 = "kun2"
-    GEN8_KUN2 = "gen8_kun2"
-    FOUR_CORNERS = "four_corners"
-
-
-class DeityNames(StrEnum):
-    """Names of the fifth and sixth of the 八神.
-
-    * ``modern`` (default) — 白虎 and 玄武 in both 遁 (張志春《神奇之門》 and most current software).
-    * ``by_dun`` — 勾陳 and 朱雀 in 陽遁, 白虎 and 玄武 in 陰遁 (the older naming of 《奇門遁甲演義》).
-    """
-
-    MODERN = "modern"
-    BY_DUN = "by_dun"
-
+#: Where the centre palace (中五: 天禽 and its stem) is hosted on the turning plate (engine/options.csv).
+CentreHost = choice_enum("qimen_centre_host", "CentreHost", __name__)
+#: Names of the fifth and sixth of the 八神 (engine/options.csv).
+DeityNames = choice_enum("qimen_deities", "DeityNames", __name__)
 
 _SEASON_CORNER = {0: 8, 1: 4, 2: 2, 3: 6}  # 立春 立夏 立秋 立冬 quarters → 艮 巽 坤 乾
 
