@@ -1,8 +1,6 @@
 """擇時 — choosing a time: the moments of a range whose judgment for a topic has the asked verdict (and facet
-answers), each with the reasons that decide it. The request is a :class:`Choice` (no module state); the range is
-judged in blocks of consecutive hours, here or on any :class:`concurrent.futures.Executor` (``jobs`` > 1: a pool
-of forked processes; a Dask cluster's executor), and the hits come back in the range's order
-(:mod:`leishen.service.findwork`)."""
+answers), each with the reasons that decide it. The request is a checked :class:`Choice` (no module state), judged
+in blocks of consecutive hours, here or on executors (:mod:`leishen.service.findwork`)."""
 
 from __future__ import annotations
 
@@ -12,21 +10,17 @@ from datetime import datetime
 from typing import Iterator
 
 from leishen.engine.chart import ChartRequest, build_chart
-from leishen.errors import LeishenError
+from leishen.errors import FindError
 from leishen.judgments.prepared import topic_facts
-from leishen.loaders.conditions import POLARITIES
 from leishen.judgments.procedure import DEFAULT_OPTIONS, judge_topic
 from leishen.judgments.tables import facet_table
+from leishen.loaders.conditions import POLARITIES
 
 VERDICTS = ("吉", "凶", "混", "平", "未定")
 
 
-class ChooseError(LeishenError):
+class ChooseError(FindError):
     """A 擇時 request that cannot run (``field`` names the part at fault)."""
-
-    def __init__(self, message: str, field: str | None = None):
-        super().__init__(message)
-        self.field = field
 
 
 def parse_facets(items) -> dict[str, str]:
@@ -40,9 +34,55 @@ def parse_facets(items) -> dict[str, str]:
     return out
 
 
-def check_request(reader, topic: str, verdict: str | None, facets: dict) -> str:
-    """The topic id asked; ChooseError for an unknown verdict or a facet the topic does not have."""
-    topic_id = reader.topic_id(topic)
+def _hit(judgment: dict) -> dict:
+    """What a chosen moment shows: its verdict (and the facet that decides it), the decided facet answers, the
+    judgment's summary and the reasons, those that decide the verdict facet first."""
+    by = (judgment.get("verdict_by") or {}).get("facet")
+    deciding = next((f["findings"] for f in judgment["facets"] if f["facet"] == by), [])
+    order = {fid: k for k, fid in enumerate(deciding)}
+    reasons = sorted(judgment["reasons"], key=lambda r: order.get(r["finding"], len(order)))  # stable: text order
+    return {"verdict": judgment["verdict"], "verdict_by": by,
+            "facets": {f["facet"]: [a["value"] for a in f["answer"]] for f in judgment["facets"]
+                       if f["status"] == "decided"},
+            "summary": judgment.get("summary"),
+            "reasons": [{"finding": r["finding"], "meaning": r["meaning"], "polarity": r["polarity"], "src": r["src"]}
+                        for r in reasons[:8]]}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One 擇時 request, checked: the topic, the verdict and facet answers asked and how a moment is charted."""
+
+    topic: str
+    verdict: str | None
+    facets: tuple[tuple[str, str], ...]
+    request: ChartRequest
+
+    def holds(self, hit: dict) -> bool:
+        """Whether a judged moment (:func:`_hit`) has the verdict and every facet answer asked."""
+        answered = all(value in hit["facets"].get(name, ()) for name, value in self.facets)
+        return answered and self.verdict in (None, hit["verdict"])
+
+    def judged(self, reader, moments_: list[datetime]) -> list[dict]:
+        """The chosen moments among these, judged with *reader* (in whichever process runs it)."""
+        out, last_parts, last = [], None, None
+        for t in moments_:
+            chart = build_chart(t, self.request)
+            parts = [chart.get(s) for s in self.request.systems]
+            if parts != last_parts:  # the two hours of one double hour often give the same chart: judge it once
+                reading = reader.read(chart, topic=reader.props[self.topic]["name"], lore=False, trail=False)
+                last_parts, last = parts, _hit(judge_topic(self.topic, reading, chart, reader, DEFAULT_OPTIONS))
+            if self.holds(last):
+                out.append({"moment": chart["moment"], **last})
+        return out
+
+
+def choice(reader, topic: str, verdict: str | None = None, facets: dict | None = None,
+           request: ChartRequest = ChartRequest()) -> Choice:
+    """The checked :class:`Choice` of a request — ChooseError naming the field at fault: not one topic, an unknown
+    verdict, a facet the topic does not have or a value it never answers — charting only the systems the rules of
+    the topic (or of a topic it is a case of) read unless *request* names its own."""
+    facets, topic_id = facets or {}, reader.topic_id(topic)
     if topic_id is None or topic_id == "*":
         raise ChooseError("topic: choosing a time needs one topic", "topic")
     if verdict is not None and verdict not in VERDICTS:
@@ -56,74 +96,10 @@ def check_request(reader, topic: str, verdict: str | None, facets: dict) -> str:
                                     for v in (POLARITIES if a.value == "=polarity" else (a.value,))))
         if value not in values and "=name" not in values:  # (=name: the name of the meaning found, any)
             raise ChooseError(f"facet: {name} is never answered {value!r}; its answers: {', '.join(values)}", "facet")
-    return topic_id
-
-
-def topic_systems(reader, topic_id: str) -> tuple[str, ...]:
-    """The systems whose rules a reading of the topic (or a topic it is a case of) reads."""
-    scope = reader.topic_scope(topic_id)
-    facts = {f.id for f in topic_facts(reader).facts.values() if f.qualifier_dict().get("topic") in scope}
-    return reader.systems_of(facts)
-
-
-def holds(judgment: dict, verdict: str | None, facets: dict) -> bool:
-    """Whether a judgment has the verdict and every facet answer asked."""
-    if verdict is not None and judgment["verdict"] != verdict:
-        return False
-    answers = {f["facet"]: {a["value"] for a in f["answer"]} for f in judgment["facets"] if f["status"] == "decided"}
-    return all(value in answers.get(name, ()) for name, value in facets.items())
-
-
-def _hit(chart: dict, judgment: dict) -> dict:
-    """What a chosen moment shows: its verdict (and the facet that decides it), the decided facet answers and
-    the reasons, those that decide the verdict facet first."""
-    by = (judgment.get("verdict_by") or {}).get("facet")
-    deciding = next((f["findings"] for f in judgment["facets"] if f["facet"] == by), [])
-    order = {fid: k for k, fid in enumerate(deciding)}
-    reasons = sorted(judgment["reasons"], key=lambda r: order.get(r["finding"], len(order)))  # stable: text order
-    return {"moment": chart["moment"], "verdict": judgment["verdict"], "verdict_by": by,
-            "facets": {f["facet"]: [a["value"] for a in f["answer"]] for f in judgment["facets"]
-                       if f["status"] == "decided"},
-            "summary": judgment.get("summary"),
-            "reasons": [{"finding": r["finding"], "meaning": r["meaning"], "polarity": r["polarity"], "src": r["src"]}
-                        for r in reasons[:8]]}
-
-
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One 擇時 request, checked: the topic, the verdict and facet answers asked and how a moment is charted."""
-
-    topic: str
-    verdict: str | None
-    facets: tuple[tuple[str, str], ...]
-    request: ChartRequest
-
-    def judged(self, reader, moments_: list[datetime]) -> list[dict]:
-        """The chosen moments among these, judged with *reader* (in whichever process runs it)."""
-        name, facets = reader.props[self.topic]["name"], dict(self.facets)
-        out, last_parts, last = [], None, None
-        for t in moments_:
-            chart = build_chart(t, self.request)
-            parts = [chart.get(s) for s in self.request.systems]
-            if parts != last_parts:  # the two hours of one double hour often give the same chart: judge it once
-                reading = reader.read(chart, topic=name, lore=False, trail=False)
-                judgment = judge_topic(self.topic, reading, chart, reader, DEFAULT_OPTIONS)
-                last_parts, last = parts, judgment if holds(judgment, self.verdict, facets) else None
-            if last is not None:
-                out.append(_hit(chart, last))
-        return out
-
-
-def choice(reader, topic: str, verdict: str | None = None, facets: dict | None = None,
-           request: ChartRequest = ChartRequest()) -> Choice:
-    """The checked :class:`Choice` of a request (ChooseError naming the field at fault), charting only the systems
-    the topic's rules read unless *request* names its own."""
-    facets = facets or {}
-    topic_id = check_request(reader, topic, verdict, facets)
     if request.systems == ChartRequest().systems:
-        request = replace(request, systems=topic_systems(reader, topic_id))
+        scope = reader.topic_scope(topic_id)
+        read = {f.id for f in topic_facts(reader).facts.values() if f.qualifier_dict().get("topic") in scope}
+        request = replace(request, systems=reader.systems_of(read))
     return Choice(topic_id, verdict, tuple(facets.items()), request)
 
 
@@ -131,11 +107,11 @@ def choose(reader, topic: str, start: datetime, end: datetime, *, verdict: str |
            facets: dict | None = None, step: str = "hour", request: ChartRequest = ChartRequest(),
            jobs: int = 1, executor: Executor | None = None, source=None) -> Iterator[dict]:
     """The moments from *start* to *end* (every *step*) whose judgment for *topic* has *verdict* and the facet
-    answers asked, in order: judged in this process, by *jobs* forked processes, or on *executor* (any
-    :class:`concurrent.futures.Executor`, e.g. a Dask client's; its workers open *source*, by default the
-    reader's backend: :class:`leishen.service.findwork.Source`)."""
+    answers asked, in order: judged here, on *jobs* forked processes or on *executor* (any
+    :class:`concurrent.futures.Executor`; its workers open *source*, by default the reader's:
+    :func:`leishen.service.findwork.spread`)."""
     from leishen.engine.moment import moments
-    from leishen.service import findwork
-    work = findwork.Work(source or findwork.Source.of(reader), choice(reader, topic, verdict, facets, request))
-    for _, _, found in findwork.spread(work, list(moments(start, end, step)), reader, jobs, executor):
+    from leishen.service.findwork import Source, Work, spread
+    work = Work(source or Source.of(reader), choice(reader, topic, verdict, facets, request))
+    for _, _, found in spread(work, list(moments(start, end, step)), reader, jobs, executor):
         yield from found

@@ -1,20 +1,13 @@
-"""The work of one find spread over a range: an explicit object, judged in blocks by any executor.
-
-A :class:`Work` holds everything a process needs to judge moments — where its reader comes from (:class:`Source`)
-and what it tests (a task with ``judged(reader, moments) -> hits``: 擇時's :class:`leishen.judgments.choose.Choice`,
-``--when``'s :class:`leishen.service.whenfind.WhenTask`); nothing is kept in module state, so two finds at once
-(two HTTP threads, the MCP server) never see each other's request.
-
-:func:`judged_blocks` cuts the range into blocks of consecutive hours (at each solar term's start — the Qimen
-局 changes there — and every *size* moments, a cut moved off the second hour of a double hour) and judges them in
-this process, or on :class:`concurrent.futures.Executor`s: :func:`process_pools` (``--jobs N``, forked from this
-process so the workers share the reader already built, each judging its own run of consecutive blocks) or any
-other, e.g. a Dask cluster's (``--scheduler``). The blocks' hits come
-back in the range's order. A worker loads its reader once (:func:`worker_reader`: the disk-cached NetworkX reader,
-or its own Neo4j driver)."""
+"""The work of one find spread over a range: an explicit object (:class:`Work`: the reader's :class:`Source`
+and a picklable task, e.g. 擇時's Choice — no module state, so two finds at once never see each other's request),
+judged in blocks of consecutive hours (:func:`blocks`) here or dealt in runs of consecutive blocks (:func:`runs`)
+to workers: ``--jobs N`` forked processes or the workers of a Dask cluster; the hits come back in the range's
+order (:func:`spread`). A worker loads its reader once and reads its run's hours in order, so what it has read
+serves the hours after (the Qimen yang layouts recur through the half year from 冬至, the yin ones after 夏至)."""
 
 from __future__ import annotations
 
+import bisect
 import os
 import signal
 import threading
@@ -27,21 +20,16 @@ from functools import cache
 from multiprocessing import get_context
 from typing import Any, Iterator
 
-from leishen.errors import FindError, LeishenError
+from leishen.errors import FindError
 
-HOUR = timedelta(hours=1)
-#: moments a block holds at most: judged in this process (the deadline and the progress are read between blocks),
-#: and sent to an executor's worker (cut further at each solar term)
-LOCAL_BLOCK, BLOCK = 48, 96
+BLOCK = 96  # moments a block holds at most (cut further at each solar term): the hits sent back at once
 #: the most processes ``--jobs`` starts: the cores this process may run on
 MAX_JOBS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 WATCH = 0.5  # seconds between a worker's looks at whether the process that started it is still there
 
 
-class WorkerError(LeishenError):
+class WorkerError(FindError):
     """A worker process stopped before it sent back its block's hits (killed, or out of memory)."""
-
-    field = "jobs"
 
 
 @dataclass(frozen=True)
@@ -57,14 +45,12 @@ class Source:
     def of(cls, reader) -> "Source":
         """The source of *reader*: its Neo4j server (user and password from the environment) or NetworkX."""
         backend = getattr(reader, "backend", None)
-        if type(backend).__name__ == "Neo4jBackend":
-            return cls("neo4j", backend.uri, backend.user)
-        return cls()
+        return cls("neo4j", backend.uri, backend.user) if type(backend).__name__ == "Neo4jBackend" else cls()
 
 
 @cache
 def worker_reader(source: Source):
-    """The reader of *source* in this process, made once (each worker opens its own Neo4j driver)."""
+    """The reader of *source* in this process, made once (NetworkX from the disk cache; Neo4j its own driver)."""
     from leishen.service.readings import reader_for
     return reader_for(source.backend, source.uri, source.user, source.password)
 
@@ -89,65 +75,53 @@ def check_jobs(jobs) -> int:
     return jobs
 
 
-def blocks(every: list[datetime], size: int) -> list[list[datetime]]:
+def blocks(every: list[datetime], size: int = BLOCK) -> list[list[datetime]]:
     """The moments in runs of consecutive moments, cut where a solar term starts and every *size* moments; a cut
     that would part the two hours of a double hour (子 23:00–00:59, 丑 01:00–02:59 …, judged once when their
     charts agree) is moved one hour later."""
     from leishen.engine.calendar import terms_between
     if not every:
         return []
-    cuts = set(range(size, len(every), size))
-    k = 0
-    for _, instant in terms_between(every[0], every[-1]):
-        while k < len(every) and every[k] < instant:
-            k += 1
-        cuts.add(k)
-    moved = sorted({k + 1 if every[k].hour % 2 == 0 and every[k] - every[k - 1] == HOUR else k
+    terms = (bisect.bisect_left(every, instant) for _, instant in terms_between(every[0], every[-1]))
+    cuts = {*range(size, len(every), size), *terms}
+    moved = sorted({k + 1 if every[k].hour % 2 == 0 and every[k] - every[k - 1] == timedelta(hours=1) else k
                     for k in cuts if 0 < k < len(every)} - {len(every)})
     return [every[a:b] for a, b in zip([0, *moved], [*moved, len(every)])]
 
 
-def judged_blocks(work: Work, parts: list[list[datetime]], reader=None, executors: list[Executor] = ()
-                  ) -> Iterator[tuple[datetime, int, list[dict]]]:
-    """(last moment, how many moments, hits) of each block in order: judged here with *reader* (each when it is
-    asked for, so a caller can stop between blocks) or all submitted at once and taken back in order — to one
-    executor, or with several, the blocks split into as many runs of consecutive blocks, run *k* to executor *k*
-    (a worker stays near the hours it has read: :func:`runs`). Stopping early cancels what has not started; a
-    worker process that dies → :class:`WorkerError` naming it."""
-    if not executors:
-        for part in parts:
-            yield part[-1], len(part), work.task.judged(reader, part)
-        return
-    futures = [executor.submit(work, part) for executor, run in zip(executors, runs(parts, len(executors)))
-               for part in run]
-    processes = {pid: p for executor in executors for pid, p in (getattr(executor, "_processes", None) or {}).items()}
-    try:
-        for part, future in zip(parts, futures):
-            try:
-                found = future.result()
-            except BrokenProcessPool:
-                raise WorkerError(f"jobs: {dead_workers(processes)} stopped before it sent its hits; the find is "
-                                  f"abandoned at {part[0].isoformat()} (try again, with fewer --jobs if memory is "
-                                  "short)") from None
-            yield part[-1], len(part), found
-    finally:
-        for future in futures:
-            future.cancel()
-
-
 def runs(parts: list[list], count: int) -> list[list[list]]:
-    """The blocks in *count* runs of consecutive blocks holding about as many moments each. Why runs: a reader
-    keeps what it has read, and consecutive hours share most of it (the Qimen yang layouts in the half year from
-    冬至, the yin ones after 夏至): each half of a year read alone costs half the year, the blocks dealt in turn
-    cost each worker nearly the whole year's warming."""
-    total, out, run, held = sum(map(len, parts)), [], [], 0
+    """The blocks in *count* runs of consecutive blocks holding about as many moments each."""
+    out, held, total = [[] for _ in range(count)], 0, sum(map(len, parts))
     for part in parts:
-        if run and held + len(part) / 2 > total * (len(out) + 1) / count and len(out) < count - 1:
-            out.append(run)
-            run = []
-        run.append(part)
+        out[(2 * held + len(part)) * count // (2 * total)].append(part)  # (by the block's middle moment)
         held += len(part)
-    return [*out, run]
+    return out
+
+
+def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, executor: Executor | None = None
+           ) -> Iterator[tuple[datetime, int, list[dict]]]:
+    """(last moment, how many moments, hits) of each of the :func:`blocks` of *every* moment, in order: judged
+    here with *reader*, each when it is asked for (a caller can stop between blocks); or all submitted at once to
+    the :func:`workers` of *jobs* or *executor*, run *k* of :func:`runs` to worker *k*, and taken back in order.
+    Stopping early cancels what has not started; a worker process that dies → :class:`WorkerError` naming it."""
+    parts = blocks(every)
+    if executor is None and check_jobs(jobs) == 1:
+        yield from ((part[-1], len(part), work.task.judged(reader, part)) for part in parts)
+        return
+    with workers(jobs, executor) as executors:
+        futures = [pool.submit(work, part) for pool, run in zip(executors, runs(parts, len(executors))) for part in run]
+        processes = {pid: p for pool in executors for pid, p in (getattr(pool, "_processes", None) or {}).items()}
+        try:
+            for part, future in zip(parts, futures):
+                try:
+                    yield part[-1], len(part), future.result()
+                except BrokenProcessPool:
+                    raise WorkerError(f"jobs: {dead_workers(processes)} stopped before it sent its hits; the find "
+                                      f"is abandoned at {part[0].isoformat()} (try again, with fewer --jobs if "
+                                      "memory is short)", "jobs") from None
+        finally:
+            for future in futures:
+                future.cancel()
 
 
 def dead_workers(processes: dict) -> str:
@@ -174,35 +148,28 @@ def _worker_start(parent: int) -> None:
 
 
 @contextmanager
-def process_pools(jobs: int) -> Iterator[list[ProcessPoolExecutor]]:
-    """*jobs* pools of one worker process each, forked from this one (they share the reader already built, and
-    open their own Neo4j driver); on leaving — at the end, on an error, on Ctrl-C — the workers are ended and
-    waited for."""
+def workers(jobs: int, executor: Executor | None = None) -> Iterator[list[Executor]]:
+    """The executors runs of blocks go to: with *executor*, for a Dask client's one pinned to each thread of each
+    worker (its blocks go elsewhere only if that worker is gone), any other alone; else *jobs* pools of one process
+    each, forked from this one (sharing the reader already built), whose workers are ended and waited for on
+    leaving — at the end, on an error, on Ctrl-C."""
+    if executor is not None:
+        client = getattr(executor, "_client", None)  # (distributed's ClientExecutor)
+        pinned = [client.get_executor(workers=[worker], allow_other_workers=True, pure=False)
+                  for worker, threads in sorted(client.nthreads().items()) for _ in range(threads)] if client else []
+        yield pinned or [executor]
+        return
     pools = [ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_worker_start,
                                  initargs=(os.getpid(),)) for _ in range(check_jobs(jobs))]
     try:
         yield pools
     finally:
         for pool in pools:
-            processes = list((getattr(pool, "_processes", None) or {}).values())
+            processes = list((pool._processes or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 process.terminate()
                 process.join()
-
-
-def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, executor: Executor | None = None
-           ) -> Iterator[tuple[datetime, int, list[dict]]]:
-    """:func:`judged_blocks` of *every* moment: in this process with *reader* (blocks of LOCAL_BLOCK), on
-    *executor*, or on :func:`process_pools` of *jobs* processes (blocks of BLOCK, cut at the solar terms)."""
-    if executor is None and check_jobs(jobs) == 1:
-        yield from judged_blocks(work, blocks(every, LOCAL_BLOCK), reader)
-        return
-    if executor is not None:
-        yield from judged_blocks(work, blocks(every, BLOCK), reader, [executor])
-        return
-    with process_pools(jobs) as pools:
-        yield from judged_blocks(work, blocks(every, BLOCK), reader, pools)
 
 
 @contextmanager
@@ -214,14 +181,11 @@ def dask_executor(address: str | None) -> Iterator[Executor | None]:
         return
     try:
         from distributed import Client
+        client = Client(address, timeout="10s", set_as_default=False)
     except ImportError:
         raise FindError("scheduler: running on a Dask cluster needs the dask extra: pip install 'leishen[dask]'",
                         "scheduler") from None
-    try:
-        client = Client(address, timeout="10s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
         raise FindError(f"scheduler: no Dask scheduler answers at {address!r} ({exc})", "scheduler") from None
-    try:
+    with client:
         yield client.get_executor(pure=False)
-    finally:
-        client.close()
