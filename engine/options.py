@@ -11,7 +11,7 @@ choices (:meth:`Option.parse`).
 from __future__ import annotations
 
 import csv
-from dataclasses import asdict, dataclass, fields, make_dataclass
+from dataclasses import dataclass, fields, make_dataclass
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -193,6 +193,7 @@ class SchoolOptions:
     __slots__ = ()
     SYSTEM = ""
     ENUMS: tuple = ()  # (key, enumeration) of the fields that hold enum members
+    ENUM_KEYS: frozenset = frozenset()
 
     @classmethod
     def from_mapping(cls, values) -> SchoolOptions:
@@ -212,8 +213,12 @@ class SchoolOptions:
         return cls(**parsed)
 
     def to_dict(self) -> dict:
-        """Plain-value form (for the chart JSON)."""
-        return {key: getattr(value, "value", value) for key, value in asdict(self).items()}
+        """Plain-value form (for the chart JSON and the engines' keywords)."""
+        out = {}
+        for key in self.__dataclass_fields__:
+            value = getattr(self, key)
+            out[key] = value.value if key in self.ENUM_KEYS else value
+        return out
 
 
 def options_class(system: str, class_name: str, module: str, kinds: dict | None = None) -> type:
@@ -224,7 +229,8 @@ def options_class(system: str, class_name: str, module: str, kinds: dict | None 
     made = make_dataclass(class_name, [(o.key, kinds.get(o.key, type(o.default)),
                                         kinds[o.key](o.default) if o.key in kinds else o.default) for o in specs],
                           bases=(SchoolOptions,), frozen=True, slots=True,
-                          namespace={"SYSTEM": system, "ENUMS": tuple(kinds.items())})
+                          namespace={"SYSTEM": system, "ENUMS": tuple(kinds.items()),
+                                     "ENUM_KEYS": frozenset(kinds)})
     made.__module__ = module
     made.__doc__ = f"The {_SYSTEM_NAMES[system]} school options (engine/options.csv): " + ", ".join(
         o.key for o in specs) + "."

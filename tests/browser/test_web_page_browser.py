@@ -168,6 +168,21 @@ def test_school_options_come_from_views_options_and_fit_a_phone(live_server, pho
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+def test_the_panel_offers_every_option_of_the_table_with_its_choices_and_default(live_server, wide):
+    """The panel the page built (from /views/options) has a field per row of engine/options.csv: a select of the
+    table's choices set to its default, or a number input bounded as the table bounds it (issue #37 item 5)."""
+    from leishen.engine.options import options
+    wide.open(f"{live_server}/?{address()}&lang=en", READY)
+    for spec in options():
+        field = f"document.forms.ask.elements[{js(spec.name)}]"
+        if spec.kind == "choice":
+            shown = wide.evaluate(f"[{field}.value, [...{field}.options].map((o) => o.value)]")
+            assert shown == [spec.default, list(spec.values)], spec.name
+        else:
+            shown = wide.evaluate(f"[{field}.type, {field}.min, {field}.max, {field}.placeholder]")
+            assert shown == ["number", str(spec.low), str(spec.high), str(spec.default)], spec.name
+
+
 def test_a_finding_draws_its_own_path_in_path_order_in_the_chosen_language(live_server, wide, topic_reading):
     wide.open(f"{live_server}/?{address(topic=TOPIC)}&lang=en", READY)
     finding = next(f for f in topic_reading["findings"] if f["query"] == "patterns" and len(f["path"]) >= 5)
