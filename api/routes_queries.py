@@ -2,7 +2,7 @@
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from leishen.api import deps
@@ -88,11 +88,12 @@ def router(settings: Settings) -> APIRouter:
     Body = cypher_request(settings)
 
     @api.post("/cypher", response_model=CypherResult, responses=responses(400, 408, 413, 422, 429, 503))
-    def cypher(body: Body, store=Depends(deps.store)) -> dict:
+    def cypher(body: Body, request: Request, store=Depends(deps.store)) -> dict:
         """Run a read-only Cypher query (Neo4j: the allow-list guard and EXPLAIN; NetworkX: the embedded
         engine's subset), with a time limit and a row cap (``leishen cypher --json``). At most
         ``LEISHEN_CYPHER_MAX_IN_FLIGHT`` queries (default twice the CPUs) run at once in a server process;
         one past that is answered 429 at once, with ``Retry-After``."""
-        return run_cypher(store, body.query, params=body.params, timeout=body.timeout, limit=body.limit)
+        return run_cypher(store, body.query, params=body.params, timeout=body.timeout, limit=body.limit,
+                          slots=request.app.state.cypher_slots)
 
     return api

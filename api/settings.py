@@ -18,15 +18,16 @@ BACKENDS = ("networkx", "neo4j")
 #: the range of each numeric setting (inclusive)
 RANGES = {"max_body": (1, 1_000_000_000), "max_rows": (1, 10_000_000), "cypher_rows": (1, 100_000),
           "cypher_timeout": (0.01, 120), "cypher_max_timeout": (0.01, 120), "cypher_max_chars": (1, 10_000_000),
-          "find_max_steps": (1, 10_000_000), "find_timeout": (0.01, 3600), "max_in_flight": (1, 10_000)}
+          "find_max_steps": (1, 10_000_000), "find_timeout": (0.01, 3600), "max_in_flight": (1, 10_000),
+          "compute_processes": (0, 256)}
+#: the kind of a setting whose default does not tell it
+KINDS = {"corpus": "path", "compute_processes": "int"}
 
 
 def _spec(f) -> Setting:
     """The :class:`~leishen.settings.Setting` of the dataclass field *f* (its kind from its default)."""
     default = f.default if f.default is not MISSING else f.default_factory()
-    kind = {bool: "bool", int: "int", float: "float"}.get(type(default), "text")
-    if f.name == "corpus":
-        kind = "path"
+    kind = KINDS.get(f.name) or {bool: "bool", int: "int", float: "float"}.get(type(default), "text")
     low, high = RANGES.get(f.name, (None, None))
     return Setting(ENV_PREFIX + f.name.upper(), kind, None, f.name, low, high)
 
@@ -60,6 +61,10 @@ class Settings:
     #: computing requests (/readings, /find, /views/reading, /cypher) run at once; one more is answered 429 with
     #: Retry-After at once (``LEISHEN_MAX_IN_FLIGHT``, else the CPUs, at least 2)
     max_in_flight: int = field(default_factory=max_in_flight)
+    #: worker processes computing those requests (:class:`leishen.api.pool.ComputePool`, each with its own graph or
+    #: Neo4j driver); 0 computes in the server's own threads. Unset (None): ``leishen serve`` runs one per in-flight
+    #: slot, at most the CPUs (at least 2); an app made by ``create_app`` computes in its threads
+    compute_processes: int | None = None
 
     def find_limits(self) -> Limits:
         """The limits of one /find request."""

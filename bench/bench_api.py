@@ -1,17 +1,29 @@
-"""HTTP API latency: median time per request of a few endpoints, in-process (TestClient over the real app).
+"""HTTP API latency: median time per request of a few endpoints, in-process (TestClient over the real app); and
+/health while a live server is saturated.
 
 Run: python bench/bench_api.py [--repeat N]
+     python bench/bench_api.py --under-load [--runs N] [--uri bolt://…] [--processes N]
 
 The app is the one ``leishen serve`` runs (embedded NetworkX backend, the default corpus); a request
 goes through routing, validation, the service call and JSON encoding, without the network.  Start-up
 (building the graph and compiling the rules) is reported separately.  Medians of N requests, wall clock.
+
+``--under-load`` (#40): a live ``leishen serve`` (NetworkX, or Neo4j at ``--uri``) with ``LEISHEN_MAX_IN_FLIGHT=2``,
+100 clients sending readings of every topic and finds for 6 s from a process of their own (each honouring a
+429's Retry-After), and /health timed 40 times meanwhile from this process (tests/reliability/loadprobe.py). Each
+run starts its own server; the row is the median over the runs of each run's /health median and p95, with the
+1-minute load average before each run (the machine is shared). ``--processes 0`` computes in the server's own
+threads (the way before the compute pool), for comparison.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
@@ -29,10 +41,41 @@ REQUESTS = [
 ]
 
 
+def under_load(runs: int, uri: str | None, processes: int | None) -> None:
+    """Print /health's median and p95 under 100 clients, each run and the median over the runs."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "reliability"))
+    import loadprobe
+
+    args = ["--no-corpus", *(["--backend", "neo4j", "--uri", uri] if uri else [])]
+    env = {"LEISHEN_MAX_IN_FLIGHT": "2", **({"LEISHEN_API_COMPUTE_PROCESSES": str(processes)}
+                                           if processes is not None else {})}
+    print(f"/health under 100 clients, {'neo4j' if uri else 'networkx'}, compute processes "
+          f"{'default' if processes is None else processes}")
+    print(f"{'run':>4} {'load 1 min':>10} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'200s':>6} {'429s':>6}")
+    medians, p95s = [], []
+    for run in range(1, runs + 1):
+        load = os.getloadavg()[0]
+        with loadprobe.serving(*args, env=env) as base:
+            found = loadprobe.under_load(base)
+        health, statuses = found["health"], found["statuses"]
+        medians.append(statistics.median(health))
+        p95s.append(loadprobe.p95(health))
+        print(f"{run:4} {load:10.2f} {1000 * medians[-1]:10.1f} {1000 * p95s[-1]:8.1f} {1000 * max(health):8.1f} "
+              f"{statuses.get(200, 0):6} {statuses.get(429, 0):6}")
+    print(f"median over {runs} runs: /health median {1000 * statistics.median(medians):.1f} ms, "
+          f"p95 {1000 * statistics.median(p95s):.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--under-load", action="store_true", help="/health of a live server under 100 clients")
+    parser.add_argument("--runs", type=int, default=5, help="--under-load: server runs (medians over them)")
+    parser.add_argument("--uri", default=None, help="--under-load: serve a Neo4j at this bolt URI")
+    parser.add_argument("--processes", type=int, default=None, help="--under-load: LEISHEN_API_COMPUTE_PROCESSES")
     args = parser.parse_args()
+    if args.under_load:
+        return under_load(args.runs, args.uri, args.processes)
     t0 = time.perf_counter()
     with TestClient(create_app(Settings())) as client:
         print(f"start-up (graph, rules, corpus): {time.perf_counter() - t0:.2f} s")

@@ -147,6 +147,12 @@ def max_in_flight(environ=None) -> int:
     return found if found is not None else max(2, _cpus())
 
 
+def served_processes(in_flight: int) -> int:
+    """The compute worker processes of ``leishen serve`` unless told (``LEISHEN_API_COMPUTE_PROCESSES``): one per
+    in-flight slot, at most the CPUs (at least 2): more than the cores would only take turns."""
+    return min(in_flight, max(2, _cpus()))
+
+
 def cypher_max_in_flight(environ=None) -> int:
     """``LEISHEN_CYPHER_MAX_IN_FLIGHT``, else twice the CPUs."""
     found = get("LEISHEN_CYPHER_MAX_IN_FLIGHT", environ)

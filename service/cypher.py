@@ -14,7 +14,8 @@ option, too large; HTTP 400), :class:`~leishen.errors.CypherTimeout` (stopped at
 :class:`~leishen.errors.Busy` (as many queries running in this process as it takes: HTTP 429 with Retry-After),
 :class:`~leishen.errors.BackendUnavailable` (HTTP 503) or another :class:`~leishen.errors.BackendError`.
 
-Work in flight is bounded: at most :data:`MAX_IN_FLIGHT` queries run at once in a process (each NetworkX query
+Work in flight is bounded: a server holds :class:`CypherSlots` (the HTTP app one per app) and passes them to
+:func:`run_cypher`, so at most ``LEISHEN_CYPHER_MAX_IN_FLIGHT`` queries run at once in it (each NetworkX query
 is a child process; each Neo4j query a server transaction). One past the bound is refused at once with
 :class:`~leishen.errors.Busy`, before it starts any work, so a flood of slow queries cannot starve the
 process (before: 50 slow queries forked 40 children, 1.1 GB, and /health took 12.5 s).
@@ -36,30 +37,30 @@ MAX_LIMIT = 100_000
 DEFAULT_TIMEOUT = 10.0
 MAX_TIMEOUT = 120.0  # the server's own transaction timeout (neo4jserver/Launcher.java) is a little above it
 MAX_PARAM_BYTES = 64_000
-IN_FLIGHT_ENV = "LEISHEN_CYPHER_MAX_IN_FLIGHT"
 RETRY_AFTER = 2  # seconds: about what a typical ad-hoc query takes
 
 
-def max_in_flight(environ=None) -> int:
-    """The most queries one process runs at once: $LEISHEN_CYPHER_MAX_IN_FLIGHT, else twice the CPU count."""
-    from leishen import settings
-    return settings.cypher_max_in_flight(environ)
+class CypherSlots:
+    """The bound on the queries a server runs at once: *limit* slots (default ``LEISHEN_CYPHER_MAX_IN_FLIGHT``,
+    else twice the CPUs), held by the server that made them (the HTTP app keeps its own on ``app.state``)."""
 
+    def __init__(self, limit: int | None = None):
+        if limit is None:
+            from leishen.settings import cypher_max_in_flight
+            limit = cypher_max_in_flight()
+        self.limit = limit
+        self._free = threading.BoundedSemaphore(limit)
 
-MAX_IN_FLIGHT = max_in_flight()
-_slots = threading.BoundedSemaphore(MAX_IN_FLIGHT)
-
-
-@contextlib.contextmanager
-def in_flight_slot():
-    """Hold one of the MAX_IN_FLIGHT slots while a query runs; Busy at once when none is free."""
-    if not _slots.acquire(blocking=False):
-        raise Busy(f"{MAX_IN_FLIGHT} Cypher queries are already running here, the most this server runs at "
-                   f"once; try again in {RETRY_AFTER} s", retry_after=RETRY_AFTER)
-    try:
-        yield
-    finally:
-        _slots.release()
+    @contextlib.contextmanager
+    def held(self):
+        """Hold one slot while a query runs; Busy at once when none is free."""
+        if not self._free.acquire(blocking=False):
+            raise Busy(f"{self.limit} Cypher queries are already running here, the most this server runs at "
+                       f"once (LEISHEN_CYPHER_MAX_IN_FLIGHT); try again in {RETRY_AFTER} s", retry_after=RETRY_AFTER)
+        try:
+            yield
+        finally:
+            self._free.release()
 
 
 def check_options(limit, timeout) -> tuple[int, float]:
@@ -118,16 +119,17 @@ def _open(backend):
 
 
 def run_cypher(backend, text: str, *, params: dict | None = None, timeout: float = DEFAULT_TIMEOUT,
-               limit: int = DEFAULT_LIMIT) -> dict:
+               limit: int = DEFAULT_LIMIT, slots: CypherSlots | None = None) -> dict:
     """Run the read-only Cypher ``text`` on ``backend`` (an open backend, or ``"networkx"``/``"neo4j"``).
 
     Returns ``{"columns", "rows", "truncated"}``; raises CypherRefused, CypherTimeout, Busy or BackendError.
-    The checks that need no backend come first; the query then runs in one of the in-flight slots.
+    The checks that need no backend come first; the query then runs in one of the server's *slots* (none: a
+    door that runs one query at a time, as the CLI).
     """
     limit, timeout = check_options(limit, timeout)
     params = check_params(params)
     bare_code(text)
-    with in_flight_slot():
+    with slots.held() if slots is not None else contextlib.nullcontext():
         return _run(backend, text, params, timeout, limit)
 
 

@@ -1,7 +1,11 @@
 """A live ``leishen serve`` under 100 concurrent computing requests, and /health timed meanwhile (#40 item 1).
 
-Shared by the NetworkX test (tests/reliability/test_in_flight.py) and the Neo4j one (tests/neo4j). Every loop is
-bounded in time and count; the server is stopped (its process group) whatever happens.
+Three processes: the server (:func:`serving`), the load generator (this file run as ``load BASE SECONDS``: 100
+client threads sending readings and finds) and the caller, which times /health while the load runs
+(:func:`under_load`), so neither the load's threads nor the timing share the server's interpreter.
+Shared by the NetworkX test (tests/reliability/test_in_flight.py), the Neo4j one (tests/neo4j) and the bench
+(bench/bench_api.py ``--under-load``). Every loop is bounded in time and count; the server and the load are stopped
+(their process groups) whatever happens.
 """
 
 from __future__ import annotations
@@ -70,15 +74,18 @@ def serving(*args: str, env: dict | None = None):
 
 
 def moment_url(base: str, n: int) -> str:
-    """A reading of every topic at a moment of its own (no two clients read the same chart)."""
-    moment = f"2026-{1 + n % 12:02d}-{1 + n % 28:02d}T{n % 24:02d}:00+09:00"
-    return f"{base}/readings?" + urllib.parse.urlencode({"moment": moment, "topic": "*"})
+    """Client *n*'s next request: a reading of every topic at a moment of its own (no two clients read the same
+    chart), or every fourth one a find of 斫輪 over two days of hours."""
+    day = f"2026-{1 + n % 12:02d}-{1 + n % 27:02d}"
+    if n % 4 == 3:
+        end = f"{day[:8]}{2 + n % 27:02d}T23:00+09:00"
+        return f"{base}/find?" + urllib.parse.urlencode({"rule": "斫輪", "start": f"{day}T00:00+09:00", "end": end})
+    return f"{base}/readings?" + urllib.parse.urlencode({"moment": f"{day}T{n % 24:02d}:00+09:00", "topic": "*"})
 
 
-def under_load(base: str, clients: int = CLIENTS, seconds: float = LOAD_SECONDS) -> dict:
-    """*clients* threads sending readings for *seconds* (each waits what a 429's Retry-After says, then sends
-    again), /health timed HEALTH_SAMPLES times
-    meanwhile: the statuses seen, a 429's body and headers, and the /health times in seconds."""
+def load(base: str, clients: int = CLIENTS, seconds: float = LOAD_SECONDS) -> dict:
+    """*clients* threads sending readings and finds for *seconds*, each waiting what a 429's Retry-After says
+    before it sends again: the statuses seen and the first 429's headers and body."""
     stop = time.monotonic() + seconds
     statuses: dict[int, int] = {}
     refused: list = []
@@ -101,13 +108,28 @@ def under_load(base: str, clients: int = CLIENTS, seconds: float = LOAD_SECONDS)
     threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(clients)]
     for thread in threads:
         thread.start()
-    time.sleep(0.5)  # every client has sent its first request
-    probe = subprocess.run([sys.executable, __file__, base], capture_output=True, text=True, timeout=300)
-    assert probe.returncode == 0, probe.stderr
-    times = json.loads(probe.stdout)
     for thread in threads:
         thread.join(seconds + 180)
-    return {"statuses": statuses, "refused": refused, "health": sorted(times)}
+    return {"statuses": statuses, "refused": refused}
+
+
+def under_load(base: str, clients: int = CLIENTS, seconds: float = LOAD_SECONDS) -> dict:
+    """:func:`load` run in a process of its own while this one times /health HEALTH_SAMPLES times: the statuses
+    the load saw, its first 429, and the /health times in seconds, sorted."""
+    generator = subprocess.Popen([sys.executable, __file__, "load", base, str(clients), str(seconds)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        time.sleep(0.5)  # every client has sent its first request
+        times = health_times(base)
+        out, err = generator.communicate(timeout=seconds + 300)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(generator.pid, signal.SIGKILL)
+        generator.wait()
+    assert generator.returncode == 0, err[-2000:]
+    found = json.loads(out)
+    return {"statuses": {int(k): v for k, v in found["statuses"].items()}, "refused": found["refused"],
+            "health": sorted(times)}
 
 
 def p95(times: list[float]) -> float:
@@ -115,8 +137,7 @@ def p95(times: list[float]) -> float:
 
 
 def health_times(base: str) -> list[float]:
-    """HEALTH_SAMPLES timed GETs of /health, 50 ms apart (run in a process of its own, so that the load's client
-    threads do not slow the timing), each asserted 200 ok."""
+    """HEALTH_SAMPLES timed GETs of /health, 50 ms apart, each asserted 200 ok."""
     times = []
     for _ in range(HEALTH_SAMPLES):
         start = time.perf_counter()
@@ -127,5 +148,5 @@ def health_times(base: str) -> list[float]:
     return times
 
 
-if __name__ == "__main__":  # the /health probe: python loadprobe.py BASE_URL → the times as JSON
-    print(json.dumps(health_times(sys.argv[1])))
+if __name__ == "__main__":  # the load generator: python loadprobe.py load BASE CLIENTS SECONDS → what it saw as JSON
+    print(json.dumps(load(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))))

@@ -1,0 +1,72 @@
+"""#40 item 1, by construction: ``leishen serve`` answers its computing requests in warmed worker processes
+(:class:`leishen.api.pool.ComputePool`), so /health is answered on the server's event loop whatever they do. A
+worker killed mid-service gives a 503 naming what happened (never a traceback, never a hang) and a fresh pool
+answers the next requests; the workers end with the server, even one killed with SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+from loadprobe import fetch, moment_url, serving
+
+READING = "/readings?moment=2026-03-04T05:00%2B09:00&topic=*"
+
+
+def children(pid: int) -> set[int]:
+    """The pids of *pid*'s child processes."""
+    found = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
+    return {int(line) for line in found.stdout.split()}
+
+
+def compute_workers(base: str) -> tuple[int, set[int]]:
+    """The server answering on *base* (this process's child serving its port) and its children: the pool's
+    workers, and multiprocessing's resource tracker."""
+    port = base.rsplit(":", 1)[1]
+    for pid in children(os.getpid()):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if b"\0--port\0" + port.encode() + b"\0" in cmdline.read():
+                    return pid, children(pid)
+        except FileNotFoundError:  # (ps itself, ended)
+            continue
+    raise AssertionError(f"no child of this process serves port {port}")
+
+
+def test_readings_are_computed_in_worker_processes_and_a_dead_worker_is_a_503():
+    with serving("--no-corpus", env={"LEISHEN_MAX_IN_FLIGHT": "2"}) as base:
+        status, _, reading = fetch(base + READING)
+        assert status == 200 and reading["judgments"]
+        server, workers = compute_workers(base)
+        assert len(workers) >= 2, workers
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        answers = [fetch(moment_url(base, n))[::2] for n in range(4)]
+        assert answers[0][0] in (200, 503), answers[0]
+        for status, body in answers:
+            assert status == 200 or (status == 503 and "worker process" in body["error"]), (status, body)
+        assert answers[-1][0] == 200
+        assert fetch(base + READING)[2] == reading  # the fresh workers answer as the first did
+        assert fetch(base + "/health")[0] == 200
+
+
+def test_the_workers_end_with_the_server_even_on_sigkill():
+    with serving("--no-corpus", env={"LEISHEN_MAX_IN_FLIGHT": "2"}) as base:
+        server, workers = compute_workers(base)
+        assert workers
+        os.kill(server, signal.SIGKILL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+            time.sleep(0.2)
+        assert not [pid for pid in workers if _alive(pid)], "worker processes outlived the server"
+
+
+def _alive(pid: int) -> bool:
+    """Whether *pid* is a process that has not ended (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(") ")[1][0] != "Z"
+    except FileNotFoundError:
+        return False
