@@ -1,15 +1,21 @@
-"""擇時 at scale (issue #38), measured:
+"""擇時 at scale (issue #38), every row over one range: the 8,760 hours of a year (--year, 2026 by default:
+01-01T00:00 to 12-31T23:00 at +08:00), ``find --topic 出行 --verdict 吉``.
 
-- a year of hours of one topic (``leishen find --topic 出行 --verdict 吉``, 8,760 charts), one whole process:
-  wall and CPU seconds, and moments judged per second per core (from the in-process CPU time);
-- ``--jobs 2`` against ``--jobs 1``: whole ``leishen find`` processes over the year, wall medians;
-- Dask: the same year on a ``distributed.LocalCluster`` on 127.0.0.1 of 2 worker processes against 1 (each worker
-  warmed by a day's find first: its reader loaded once), wall medians of the find;
-- every topic over a week of hours, in process: the CPU seconds per moment of all topics, and what a century of
-  every topic costs at that rate (CPU hours).
+Why a year: it holds every solar term and both halves of the Qimen layouts (the yang ones from 冬至, the yin ones
+from 夏至), so a worker's share costs what a long search costs; a month of hours is over in about a second, most
+of it the process's start, which no number of workers shortens.
+
+Rows:
+
+- in process: the year judged in this process (reader warm): CPU seconds, hits, moments per second per core;
+- ``--jobs 2`` against ``--jobs 1``: whole ``leishen find`` processes, wall medians;
+- Dask: for each run a fresh ``distributed.LocalCluster`` on 127.0.0.1 of 1 worker process and of 2 (one thread
+  each), then the whole ``leishen find --scheduler ADDRESS`` process timed (its workers load the reader from the
+  disk cache in it), wall medians; the clusters' start is timed apart, and the ratio with it counted in is shown;
+- every topic over the year, in process: CPU seconds a moment of all topics, and a century's cost at that rate.
 
 Run: ``python3 bench/bench_find.py [--year 2026] [--runs 3] [--json FILE]`` on an idle machine (the speed-ups
-need 2 idle cores). Prints one table; writes nothing unless --json names a file."""
+need 2 idle cores; the load average is printed beside each row). Writes nothing unless --json names a file."""
 
 from __future__ import annotations
 
@@ -24,6 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import startup  # noqa: E402
+
 from leishen import readings  # noqa: E402
 from leishen.engine.moment import parse_moment  # noqa: E402
 from leishen.judgments.choose import choose  # noqa: E402
@@ -32,29 +40,54 @@ CENTURY_HOURS = 100 * 8766
 
 
 def year_span(year: int) -> tuple[str, str]:
+    """The first and the last hour of *year* at +08:00, as ISO text."""
     return f"{year}-01-01T00:00+08:00", f"{year}-12-31T23:00+08:00"
 
 
-def whole_process(year: int, runs: int) -> dict:
-    """jobs → {"wall": median, "cpu": best, "spread"} of ``leishen find`` over the year, alternating --jobs 1, 2."""
-    import startup
+def load() -> str:
+    """The 1-minute load average."""
+    return f"{os.getloadavg()[0]:.2f}"
+
+
+def medians(walls: dict) -> dict:
+    """key → {"wall": median, "spread": min–max} of *walls* (key → list of seconds)."""
+    return {k: {"wall": statistics.median(w), "spread": f"{min(w):.2f}–{max(w):.2f} s"} for k, w in walls.items()}
+
+
+def find_command(year: int, *extra: str, last: str | None = None) -> list[str]:
+    """``leishen find --topic 出行 --verdict 吉`` over the year (or to *last*), with *extra* options."""
     start, end = year_span(year)
+    return [*startup.leishen_command(), "find", "--topic", "出行", "--verdict", "吉", "--from", start, "--to",
+            last or end, *extra]
+
+
+def whole_jobs(year: int, runs: int, env: dict) -> dict:
+    """jobs → wall median (and spread) of whole ``leishen find`` processes over the year, --jobs 1 and 2 in turn."""
     walls: dict[int, list] = {1: [], 2: []}
-    cpus: dict[int, list] = {1: [], 2: []}
-    with tempfile.TemporaryDirectory(prefix="leishen-bench-find-") as folder:
-        env, ls = startup.child_env(Path(folder)), startup.leishen_command()
+    for _ in range(runs):
+        for jobs in walls:
+            walls[jobs].append(startup.timed(find_command(year, "--jobs", str(jobs)), env, 1)["wall"])
+    return medians(walls)
 
-        def command(jobs: int, last: str = end) -> list[str]:
-            return [*ls, "find", "--topic", "出行", "--verdict", "吉", "--from", start, "--to", last, "--jobs", str(jobs)]
 
-        startup.timed(command(1, f"{year}-01-01T01:00+08:00"), env, 1)  # the disk cache written
-        for _ in range(runs):
-            for jobs in walls:
-                got = startup.timed(command(jobs), env, 1)
-                walls[jobs].append(got["wall"])
-                cpus[jobs].append(got["cpu"])
-    return {jobs: {"wall": statistics.median(w), "cpu": min(cpus[jobs]), "spread": f"{min(w):.2f}–{max(w):.2f} s"}
-            for jobs, w in walls.items()}
+def whole_dask(year: int, runs: int, env: dict) -> dict:
+    """workers → wall median of the whole ``leishen find --scheduler`` process over the year on a fresh
+    LocalCluster of that many worker processes, and of the cluster's start (``"start"``)."""
+    from distributed import LocalCluster
+    walls: dict[int, list] = {1: [], 2: []}
+    starts: dict[int, list] = {1: [], 2: []}
+    for _ in range(runs):
+        for workers in walls:
+            t0 = time.perf_counter()
+            with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                              dashboard_address=None) as cluster:
+                starts[workers].append(time.perf_counter() - t0)
+                command = find_command(year, "--scheduler", cluster.scheduler_address)
+                walls[workers].append(startup.timed(command, env, 1)["wall"])
+    out = medians(walls)
+    for workers, start in medians(starts).items():
+        out[workers]["start"] = start["wall"]
+    return out
 
 
 def in_process(year: int) -> dict:
@@ -69,39 +102,34 @@ def in_process(year: int) -> dict:
     return {"cpu": cpu, "hits": len(hits), "moments": count, "per_core": count / cpu}
 
 
-def dask_walls(year: int, runs: int) -> dict:
-    """workers → wall median of the year's find on a LocalCluster of that many worker processes (warm)."""
-    from distributed import Client, LocalCluster
+def every_topic_rate(year: int) -> dict:
+    """CPU seconds a moment of judging every topic over the year in this process, and a century's cost."""
     reader = readings.reader()
     start, end = (parse_moment(t) for t in year_span(year))
-    out = {}
-    for workers in (1, 2):
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address=None) as cluster, Client(cluster) as client:
-            executor = client.get_executor(pure=False)
-            list(choose(reader, "出行", start, parse_moment(f"{year}-01-02T00:00+08:00"), verdict="吉",
-                        executor=executor))  # each worker's reader loaded
-            walls = []
-            for _ in range(runs):
-                t0 = time.perf_counter()
-                list(choose(reader, "出行", start, end, verdict="吉", executor=executor))
-                walls.append(time.perf_counter() - t0)
-        out[workers] = {"wall": statistics.median(walls), "spread": f"{min(walls):.2f}–{max(walls):.2f} s"}
-    return out
-
-
-def every_topic_rate(year: int) -> dict:
-    """CPU seconds per moment of judging every topic (a week of hours each, in process), and a century's cost."""
-    reader = readings.reader()
-    start, end = parse_moment(f"{year}-03-01T00:00+08:00"), parse_moment(f"{year}-03-07T23:00+08:00")
     topics = [t["zh"] for t in reader.topics()]
     t0 = time.process_time()
     for topic in topics:
         list(choose(reader, topic, start, end, verdict="吉"))
-    cpu = time.process_time() - t0
-    per_moment = cpu / 168
+    per_moment = (time.process_time() - t0) / (int((end - start).total_seconds() // 3600) + 1)
     return {"topics": len(topics), "per_moment_all_topics_s": per_moment,
             "century_cpu_hours": per_moment * CENTURY_HOURS / 3600}
+
+
+def report(year: int, out: dict) -> None:
+    """The rows, printed."""
+    one, whole, dask, every = out["in_process"], out["whole"], out["dask"], out["every_topic"]
+    print(f"range: every hour of {year} at +08:00 ({one['moments']:,} moments), find --topic 出行 --verdict 吉")
+    print(f"in process: {one['cpu']:.2f} s CPU, {one['hits']} hits, {one['per_core']:.0f} moments/s/core "
+          f"[load {out['loads']['in_process']}]")
+    print(f"leishen find, whole process: --jobs 1 {whole[1]['wall']:.2f} s ({whole[1]['spread']}); --jobs 2 "
+          f"{whole[2]['wall']:.2f} s ({whole[2]['spread']}): {out['jobs2_speedup']:.2f}× (target ≥ 1.6) "
+          f"[load {out['loads']['whole']}]")
+    print(f"leishen find --scheduler, whole process on a fresh LocalCluster: 1 worker {dask[1]['wall']:.2f} s "
+          f"({dask[1]['spread']}); 2 workers {dask[2]['wall']:.2f} s ({dask[2]['spread']}): "
+          f"{out['dask2_speedup']:.2f}× (target ≥ 1.6); the cluster's start {dask[1]['start']:.2f} s and "
+          f"{dask[2]['start']:.2f} s, counted in: {out['dask2_speedup_with_start']:.2f}× [load {out['loads']['dask']}]")
+    print(f"every topic ({every['topics']}): {every['per_moment_all_topics_s'] * 1000:.1f} ms CPU a moment; a century "
+          f"of every topic ≈ {every['century_cpu_hours']:.1f} CPU hours [load {out['loads']['every_topic']}]")
 
 
 def main() -> None:
@@ -110,21 +138,24 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args()
-    one = in_process(args.year)
-    whole = whole_process(args.year, args.runs)
-    dask = dask_walls(args.year, args.runs)
-    every = every_topic_rate(args.year)
-    out = {"in_process": one, "whole": whole, "dask": dask, "every_topic": every, "cores": os.cpu_count(),
-           "jobs2_speedup": whole[1]["wall"] / whole[2]["wall"], "dask2_speedup": dask[1]["wall"] / dask[2]["wall"]}
-    print(f"a year of 出行 吉 (8,760 charts) in process: {one['cpu']:.2f} s CPU, {one['hits']} hits, "
-          f"{one['per_core']:.0f} moments/s/core")
-    print(f"leishen find over the year, whole process: --jobs 1 {whole[1]['wall']:.2f} s wall ({whole[1]['spread']}, "
-          f"CPU {whole[1]['cpu']:.2f} s); --jobs 2 {whole[2]['wall']:.2f} s ({whole[2]['spread']}): "
-          f"{out['jobs2_speedup']:.2f}× (target ≥ 1.6)")
-    print(f"Dask LocalCluster over the year: 1 worker {dask[1]['wall']:.2f} s ({dask[1]['spread']}); 2 workers "
-          f"{dask[2]['wall']:.2f} s ({dask[2]['spread']}): {out['dask2_speedup']:.2f}× (target ≥ 1.6)")
-    print(f"every topic ({every['topics']}): {every['per_moment_all_topics_s'] * 1000:.1f} ms CPU a moment; a century "
-          f"of every topic ≈ {every['century_cpu_hours']:.1f} CPU hours")
+    with tempfile.TemporaryDirectory(prefix="leishen-bench-find-") as folder:
+        env = startup.child_env(Path(folder))
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+        os.environ.update(env)  # (the Dask workers, started from here, read the same bytecode and disk cache)
+        startup.timed(find_command(args.year, last=f"{args.year}-01-01T01:00+08:00"), env, 1)  # caches written
+        out, loads = {}, {}
+        for name, measure in (("in_process", lambda: in_process(args.year)),
+                              ("whole", lambda: whole_jobs(args.year, args.runs, env)),
+                              ("dask", lambda: whole_dask(args.year, args.runs, env)),
+                              ("every_topic", lambda: every_topic_rate(args.year))):
+            before = load()
+            out[name] = measure()
+            loads[name] = f"{before} → {load()}"
+    whole, dask = out["whole"], out["dask"]
+    out.update(loads=loads, cores=os.cpu_count(), jobs2_speedup=whole[1]["wall"] / whole[2]["wall"],
+               dask2_speedup=dask[1]["wall"] / dask[2]["wall"],
+               dask2_speedup_with_start=(dask[1]["wall"] + dask[1]["start"]) / (dask[2]["wall"] + dask[2]["start"]))
+    report(args.year, out)
     if args.json:
         Path(args.json).write_text(json.dumps(out, ensure_ascii=False, indent=1), encoding="utf-8")
 

@@ -58,11 +58,6 @@ class Choice:
     facets: tuple[tuple[str, str], ...]
     request: ChartRequest
 
-    def holds(self, hit: dict) -> bool:
-        """Whether a judged moment (:func:`_hit`) has the verdict and every facet answer asked."""
-        answered = all(value in hit["facets"].get(name, ()) for name, value in self.facets)
-        return answered and self.verdict in (None, hit["verdict"])
-
     def judged(self, reader, moments_: list[datetime]) -> list[dict]:
         """The chosen moments among these, judged with *reader* (in whichever process runs it)."""
         out, last_parts, last = [], None, None
@@ -71,8 +66,10 @@ class Choice:
             parts = [chart.get(s) for s in self.request.systems]
             if parts != last_parts:  # the two hours of one double hour often give the same chart: judge it once
                 reading = reader.read(chart, topic=reader.props[self.topic]["name"], lore=False, trail=False)
-                last_parts, last = parts, _hit(judge_topic(self.topic, reading, chart, reader, DEFAULT_OPTIONS))
-            if self.holds(last):
+                hit = _hit(judge_topic(self.topic, reading, chart, reader, DEFAULT_OPTIONS))
+                answered = all(value in hit["facets"].get(name, ()) for name, value in self.facets)
+                last_parts, last = parts, hit if answered and self.verdict in (None, hit["verdict"]) else None
+            if last is not None:
                 out.append({"moment": chart["moment"], **last})
         return out
 
@@ -106,12 +103,9 @@ def choice(reader, topic: str, verdict: str | None = None, facets: dict | None =
 def choose(reader, topic: str, start: datetime, end: datetime, *, verdict: str | None = None,
            facets: dict | None = None, step: str = "hour", request: ChartRequest = ChartRequest(),
            jobs: int = 1, executor: Executor | None = None, source=None) -> Iterator[dict]:
-    """The moments from *start* to *end* (every *step*) whose judgment for *topic* has *verdict* and the facet
-    answers asked, in order: judged here, on *jobs* forked processes or on *executor* (any
-    :class:`concurrent.futures.Executor`; its workers open *source*, by default the reader's:
-    :func:`leishen.service.findwork.spread`)."""
-    from leishen.engine.moment import moments
-    from leishen.service.findwork import Source, Work, spread
-    work = Work(source or Source.of(reader), choice(reader, topic, verdict, facets, request))
-    for _, _, found in spread(work, list(moments(start, end, step)), reader, jobs, executor):
-        yield from found
+    """The moments from *start* to *end* (every *step*) whose judgment for *topic* has *verdict* (None: any) and
+    the facet answers asked, in order: judged here, on *jobs* forked processes or on *executor* (any Executor, whose
+    workers open *source*, by default the reader's) — the find of :func:`leishen.service.readings.find`."""
+    from leishen.service.readings import find
+    return find(reader, start, end, topic=topic, verdict=verdict or "*", facets=facets or {}, step=step,
+                request=request, jobs=jobs, executor=executor, source=source)

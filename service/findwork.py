@@ -1,9 +1,8 @@
-"""The work of one find spread over a range: an explicit object (:class:`Work`: the reader's :class:`Source`
-and a picklable task, e.g. 擇時's Choice — no module state, so two finds at once never see each other's request),
-judged in blocks of consecutive hours (:func:`blocks`) here or dealt in runs of consecutive blocks (:func:`runs`)
-to workers: ``--jobs N`` forked processes or the workers of a Dask cluster; the hits come back in the range's
-order (:func:`spread`). A worker loads its reader once and reads its run's hours in order, so what it has read
-serves the hours after (the Qimen yang layouts recur through the half year from 冬至, the yin ones after 夏至)."""
+"""The work of one find spread over a range: an explicit, picklable object (:class:`Work`: the reader's
+:class:`Source` and a task such as 擇時's Choice; no module state, so two finds at once never share a request),
+judged in blocks of consecutive hours here, or dealt in runs of consecutive blocks to ``--jobs N`` forked processes
+or to a Dask cluster's workers, the hits taken back in the range's order. A worker loads its reader once and reads
+its run in order, so what it has read serves the hours after (Qimen's yang layouts recur from 冬至, yin from 夏至)."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ import signal
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import cache
@@ -89,27 +88,21 @@ def blocks(every: list[datetime], size: int = BLOCK) -> list[list[datetime]]:
     return [every[a:b] for a, b in zip([0, *moved], [*moved, len(every)])]
 
 
-def runs(parts: list[list], count: int) -> list[list[list]]:
-    """The blocks in *count* runs of consecutive blocks holding about as many moments each."""
-    out, held, total = [[] for _ in range(count)], 0, sum(map(len, parts))
-    for part in parts:
-        out[(2 * held + len(part)) * count // (2 * total)].append(part)  # (by the block's middle moment)
-        held += len(part)
-    return out
-
-
 def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, executor: Executor | None = None
            ) -> Iterator[tuple[datetime, int, list[dict]]]:
     """(last moment, how many moments, hits) of each of the :func:`blocks` of *every* moment, in order: judged
-    here with *reader*, each when it is asked for (a caller can stop between blocks); or all submitted at once to
-    the :func:`workers` of *jobs* or *executor*, run *k* of :func:`runs` to worker *k*, and taken back in order.
-    Stopping early cancels what has not started; a worker process that dies → :class:`WorkerError` naming it."""
+    here with *reader* as asked for, or all submitted at once to the :func:`workers`, worker *k* taking the blocks
+    of the *k*-th share of the moments (it reads its own stretch); stopping early cancels the rest, and a worker
+    process that dies → :class:`WorkerError` naming it."""
     parts = blocks(every)
     if executor is None and check_jobs(jobs) == 1:
         yield from ((part[-1], len(part), work.task.judged(reader, part)) for part in parts)
         return
     with workers(jobs, executor) as executors:
-        futures = [pool.submit(work, part) for pool, run in zip(executors, runs(parts, len(executors))) for part in run]
+        futures, held = [], 0
+        for part in parts:  # (to the share its middle moment falls in)
+            futures.append(executors[(2 * held + len(part)) * len(executors) // (2 * len(every))].submit(work, part))
+            held += len(part)
         processes = {pid: p for pool in executors for pid, p in (getattr(pool, "_processes", None) or {}).items()}
         try:
             for part, future in zip(parts, futures):
@@ -125,13 +118,12 @@ def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, execut
 
 
 def dead_workers(processes: dict) -> str:
-    """Which of the worker *processes* (pid → Process) ended first, as words: its pid and signal or exit code (each
-    waited for a moment: the pool ends the others once one has died)."""
+    """The worker *processes* (pid → Process) that have stopped, as words: each pid and its signal or exit code."""
     for process in processes.values():
-        process.join(WATCH)
-    ended = [(pid, p.exitcode) for pid, p in processes.items() if p.exitcode not in (None, 0, -signal.SIGTERM)]
-    return "worker process " + ", ".join(f"pid {pid} ({f'signal {-code}' if code < 0 else f'exit code {code}'})"
-                                         for pid, code in ended) if ended else "a worker process"
+        process.join(WATCH)  # (a moment for it to be reaped)
+    ended = {pid: p.exitcode for pid, p in processes.items() if p.exitcode}
+    return ", ".join(f"worker process pid {pid} ({f'signal {-code}' if code < 0 else f'exit code {code}'})"
+                     for pid, code in ended.items()) or "a worker process"
 
 
 def _worker_start(parent: int) -> None:
@@ -143,7 +135,6 @@ def _worker_start(parent: int) -> None:
         while os.getppid() == parent:
             threading.Event().wait(WATCH)
         os._exit(1)
-
     threading.Thread(target=watch, name="leishen-parent-watch", daemon=True).start()
 
 
@@ -151,25 +142,16 @@ def _worker_start(parent: int) -> None:
 def workers(jobs: int, executor: Executor | None = None) -> Iterator[list[Executor]]:
     """The executors runs of blocks go to: with *executor*, for a Dask client's one pinned to each thread of each
     worker (its blocks go elsewhere only if that worker is gone), any other alone; else *jobs* pools of one process
-    each, forked from this one (sharing the reader already built), whose workers are ended and waited for on
-    leaving — at the end, on an error, on Ctrl-C."""
+    each, forked from this one (sharing the reader already built), shut down on leaving."""
     if executor is not None:
         client = getattr(executor, "_client", None)  # (distributed's ClientExecutor)
         pinned = [client.get_executor(workers=[worker], allow_other_workers=True, pure=False)
                   for worker, threads in sorted(client.nthreads().items()) for _ in range(threads)] if client else []
         yield pinned or [executor]
         return
-    pools = [ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_worker_start,
-                                 initargs=(os.getpid(),)) for _ in range(check_jobs(jobs))]
-    try:
-        yield pools
-    finally:
-        for pool in pools:
-            processes = list((pool._processes or {}).values())
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
-                process.join()
+    with ExitStack() as stack:
+        yield [stack.enter_context(ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_worker_start,
+                                                       initargs=(os.getpid(),))) for _ in range(check_jobs(jobs))]
 
 
 @contextmanager
