@@ -207,7 +207,10 @@ def find_rule(reader, rule: str, start: datetime, end: datetime, *, step: str = 
 
 
 #: names of 課 a user tries that the texts of the graph do not use: the cases of a pattern it does not tell apart
-#: (the 九宗門's cases of 涉害 and of 昴星) → that pattern
+#: (the 九宗門's cases of 涉害 and of 昴星) → that pattern. Where each comes from: 見機 察微 綴瑕 are the ties of
+#: 涉害 (on a 孟, on a 仲, else the first seen: 《課經》 in 《六壬大全》卷七, as engine/options.csv cites it); 虎視
+#: (虎視轉蓬) and 冬蛇掩目 are 昴星 on a 剛日 and on a 柔日 (docs/engine-liuren.md § 昴星); the chart names each
+#: as its 課's sub-name (engine/liuren/methods.py, special.py)
 CASE_OF = (("察微", "涉害"), ("見機", "涉害"), ("綴瑕", "涉害"), ("虎視", "昴星"), ("虎視轉蓬", "昴星"),
            ("冬蛇掩目", "昴星"))
 
