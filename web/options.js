@@ -1,5 +1,7 @@
-// The school options panel, from GET /views/options: each option labelled in the page's language, its default
-// chosen (and marked), its help shown; numeric options (birth year, longitude, leap threshold) as number inputs.
+// The school options panel, built from GET /views/options alone (the chart's options are the rows of
+// engine/options.csv): each option labelled in the page's language, its default chosen (and marked), its help
+// shown, a choice's doc and school as its title; numeric options (birth year, longitude, leap threshold) as
+// number inputs.
 // Only an option set away from its default goes into the query.
 "use strict";
 
@@ -12,7 +14,8 @@ function choiceInput(option) {
   const none = option.default === null || option.default === undefined;
   const select = el("select", {name: option.name, id: `opt-${option.name}`, "aria-describedby": `help-${option.name}`},
                     none ? el("option", {value: ""}, "—") : null,
-                    option.choices.map((c) => el("option", {value: String(c.value), title: c.help || null})));
+                    option.choices.map((c) => el("option", {value: String(c.value),
+                                                              title: [c.help, c.school].filter(Boolean).join(" — ") || null})));
   if (!none) select.value = String(option.default);
   return select;
 }
