@@ -136,8 +136,9 @@ def module_findings(source: str, path: str = "<snippet>", extra_mutated: set[str
                 found.append(Finding(path, stmt.lineno, target, "a module-level object whose attributes are set "
                                      "at run time"))
         if isinstance(stmt, ast.ClassDef):
+            shadowed = _instance_names(stmt)  # set on the instance: self.NAME is the instance's own
             for name, (line, kind) in _bound(stmt.body).items():
-                owners = {f"cls.{name}", f"self.{name}", f"{stmt.name}.{name}"}
+                owners = {f"cls.{name}", f"{stmt.name}.{name}"} | (set() if name in shadowed else {f"self.{name}"})
                 if kind == "sync" or owners & changed:
                     found.append(Finding(path, line, f"{stmt.name}.{name}", "a class-level container or lock shared "
                                          "by every instance, changed at run time"))
@@ -148,6 +149,13 @@ def module_findings(source: str, path: str = "<snippet>", extra_mutated: set[str
                 found.append(Finding(path, stmt.lineno, target, "a module-level name rebound at run time (global)"))
                 globals_.discard(target)
     return found
+
+
+def _instance_names(cls: ast.ClassDef) -> set[str]:
+    """The attribute names the methods of *cls* bind on the instance (``self.NAME = ...``)."""
+    return {t.attr for node in ast.walk(cls) if isinstance(node, (ast.Assign, ast.AnnAssign))
+            for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
 
 
 def _assigned_names(stmt: ast.stmt) -> list[str]:

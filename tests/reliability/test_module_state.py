@@ -48,6 +48,9 @@ CLEAN = {
     "a table built at import": "ORDER = []\nfor k in 'abc':\n    ORDER.append(k)\nORDER = tuple(ORDER)\n",
     "state on an instance": "class Box:\n    def __init__(self):\n        self.items = []\n"
                             "    def add(self, x):\n        self.items.append(x)\n",
+    "a class default the instance shadows": "class Box:\n    items: list = []\n    def __init__(self):\n"
+                                            "        self.items = []\n    def add(self, x):\n"
+                                            "        self.items.append(x)\n",
 }
 
 
