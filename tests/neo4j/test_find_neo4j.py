@@ -1,11 +1,13 @@
-"""擇時 on Neo4j (#38): ``leishen find --backend neo4j --jobs 2`` gives the NetworkX answer (each worker process
-opens its own driver), and two finds and a reading served at once over HTTP threads on Neo4j each give what they
-give alone."""
+"""擇時 on Neo4j (#38): over a month, ``leishen find --backend neo4j --jobs 2`` and a Dask LocalCluster of two
+workers on Neo4j give the NetworkX answer of one process (each worker opens its own driver); two finds and a
+reading served at once over HTTP threads and over the MCP server on Neo4j each give what they give alone."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -18,7 +20,8 @@ from leishen.api import Settings, create_app
 
 pytestmark = pytest.mark.neo4j
 
-SPAN = ["--from", "2026-12-01T00:00+08:00", "--to", "2026-12-02T23:00+08:00"]
+MONTH = "2026-12-01T00:00+08:00", "2026-12-31T23:00+08:00"
+SPAN = ["--from", MONTH[0], "--to", MONTH[1]]
 RANGE = {"start": "2026-12-01T00:00+08:00", "end": "2026-12-01T23:00+08:00"}
 
 
@@ -64,7 +67,7 @@ def test_a_dask_cluster_on_neo4j_gives_the_networkx_answer(neo4j_server, neo4j_b
     from leishen.service.findwork import Source
 
     reader = readings.reader()
-    start, end = parse_moment("2026-12-05T00:00+08:00"), parse_moment("2026-12-08T23:00+08:00")
+    start, end = (parse_moment(t) for t in MONTH)
     embedded = list(choose(reader, "出行", start, end, verdict="凶"))
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                       dashboard_address=None) as cluster, Client(cluster) as client:
@@ -74,6 +77,27 @@ def test_a_dask_cluster_on_neo4j_gives_the_networkx_answer(neo4j_server, neo4j_b
     assert found == embedded and embedded
     assert set(opened.values()) <= {(0, "Neo4jBackend", 1), (1, "Neo4jBackend", 1)}, opened
     assert (1, "Neo4jBackend", 1) in opened.values()  # a worker that judged opened one reader, its own driver
+
+
+def test_finds_and_a_reading_at_once_over_mcp_on_neo4j_give_what_each_gives_alone(neo4j_server, neo4j_backend):
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+    calls = [("find", {**RANGE, "topic": "出行", "verdict": "吉"}), ("find", {**RANGE, "topic": "疾病", "verdict": "凶"}),
+             ("read", {"moment": "2026-12-01T10:00+08:00", "topic": "出行"})]
+    env = {**{k: v for k, v in os.environ.items() if k.startswith(("LEISHEN_", "NEO4J_"))}, "LEISHEN_MAX_IN_FLIGHT": "6"}
+    server = StdioServerParameters(command=sys.executable, env=env, args=["-m", "leishen.cli.main", "mcp", "--backend",
+                                                                          "neo4j", "--uri", neo4j_server["uri"]])
+
+    async def answers():
+        async with Client(server, read_timeout_seconds=300) as mcp:
+            alone = [await mcp.call_tool(name, args) for name, args in calls]
+            together = await asyncio.gather(*(mcp.call_tool(name, args) for name, args in calls * 2))
+        return [r.structured_content for r in alone], [r.structured_content for r in together]
+
+    alone, together = asyncio.run(answers())
+    assert {h["verdict"] for h in alone[0]["hits"]} == {"吉"} and {h["verdict"] for h in alone[1]["hits"]} == {"凶"}
+    assert alone[2]["judgments"]
+    assert together == alone * 2
 
 
 def _opened(uri: str) -> tuple[int, str, int]:
