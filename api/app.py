@@ -46,7 +46,8 @@ Errors are `{"error", "status", "type", "field", "matches"}` with a 4xx status n
 
 #: seconds a thread holds the interpreter before one waiting takes it, while the app serves (Python's default is
 #: 5 ms): the event loop waits at most this long behind a computing thread, when the app computes in its own
-#: threads (measured on 2 shared cores under 100 clients: /health median 56–72 → 40 ms, p95 200–220 → 150–170 ms)
+#: threads (measured on 2 shared cores under 100 clients: /health median 56–72 → 40 ms, p95 200–220 → 150–170
+#: ms)
 SWITCH_INTERVAL = 0.001
 
 
@@ -129,7 +130,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     mount_views(app)
     add_redoc(app)
     app.add_middleware(GZipMiddleware, minimum_size=0)  # every answer compressed for a client that accepts gzip
-    app.add_middleware(deps.InFlightLimit, limit=settings.max_in_flight, pool=pool)  # 429 past the bound, before any work
+    # 429 past the bound, before any work; an admitted request answered by the pool's workers when there is one
+    app.add_middleware(deps.InFlightLimit, limit=settings.max_in_flight, pool=pool)
     app.add_middleware(HeadAsGet)
     return app
 

@@ -55,17 +55,10 @@ class ComputePool:
                                    initargs=(os.getpid(),))
 
     def close(self) -> None:
-        """Stop the workers (whatever they are doing), wait for them to end, then for the executor's own thread
-        (which closes its queues: nothing is left for multiprocessing's resource tracker)."""
+        """Stop the workers (whatever they are doing) and wait for them to end."""
         executor, self.executor = self.executor, None
-        if executor is None:
-            return
-        processes = list((getattr(executor, "_processes", None) or {}).values())
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join()
-        executor.shutdown(wait=True, cancel_futures=True)
+        if executor is not None:
+            stop(executor)
 
     async def __call__(self, scope, receive, send) -> None:
         """Answer one HTTP request in a worker: its body read here (at most the app's ``max_body`` + 1 bytes, so
@@ -80,11 +73,22 @@ class ComputePool:
                 executor, answer_in_worker, self.settings, request, body)
         except BrokenProcessPool:
             if self.executor is executor:  # (the first request to find it broken replaces it)
-                self.close()
                 self.start()
+                await asyncio.to_thread(stop, executor)
             status, headers, content = unavailable()
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
+
+
+def stop(executor: ProcessPoolExecutor) -> None:
+    """Stop *executor*'s workers (whatever they are doing), wait for them to end, then for the executor's own
+    thread (which closes its queues: nothing is left for multiprocessing's resource tracker)."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
+    executor.shutdown(wait=True, cancel_futures=True)
 
 
 def unavailable() -> tuple[int, list, bytes]:

@@ -47,8 +47,9 @@ def under_load(runs: int, uri: str | None, processes: int | None) -> None:
     import loadprobe
 
     args = ["--no-corpus", *(["--backend", "neo4j", "--uri", uri] if uri else [])]
-    env = {"LEISHEN_MAX_IN_FLIGHT": "2", **({"LEISHEN_API_COMPUTE_PROCESSES": str(processes)}
-                                           if processes is not None else {})}
+    env = {"LEISHEN_MAX_IN_FLIGHT": "2"}
+    if processes is not None:
+        env["LEISHEN_API_COMPUTE_PROCESSES"] = str(processes)
     print(f"/health under 100 clients, {'neo4j' if uri else 'networkx'}, compute processes "
           f"{'default' if processes is None else processes}")
     print(f"{'run':>4} {'load 1 min':>10} {'median ms':>10} {'p95 ms':>8} {'max ms':>8} {'200s':>6} {'429s':>6}")

@@ -70,3 +70,37 @@ def _alive(pid: int) -> bool:
             return stat.read().split(") ")[1][0] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_what_the_workers_answer_is_what_the_app_answers():
+    """Through the pool: a typed chart POSTed, a bad value (one-line 422), a body past max_body (413), gzip when
+    accepted, HEAD without a body."""
+    import gzip
+    import json
+    import urllib.error
+    import urllib.request
+
+    def call(path, data=None, method=None, headers=None):
+        request = urllib.request.Request(base + path, data=data, method=method, headers=headers or {})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, {k.lower(): v for k, v in response.headers.items()}, response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+    with serving("--no-corpus", env={"LEISHEN_MAX_IN_FLIGHT": "2"}) as base:
+        chart = fetch(base + "/charts?moment=2026-03-04T05:00%2B09:00")[2]
+        status, _, body = call("/readings?topic=*", json.dumps(chart).encode(), "POST",
+                               {"content-type": "application/json"})
+        assert status == 200 and json.loads(body)["judgments"]
+        status, _, body = call("/readings?moment=2026-13-01T00:00%2B09:00")
+        error = json.loads(body)
+        assert status == 422 and error["field"] == "moment" and "\n" not in error["error"]
+        status, _, body = call("/readings", b"{" + b" " * 1_100_000 + b"}", "POST",
+                               {"content-type": "application/json"})
+        assert status == 413, body[:300]
+        status, headers, body = call(READING, headers={"accept-encoding": "gzip"})
+        assert status == 200 and headers["content-encoding"] == "gzip"
+        assert json.loads(gzip.decompress(body))["judgments"]
+        status, headers, body = call(READING, method="HEAD")
+        assert status == 200 and body == b"" and int(headers["content-length"]) > 100_000
