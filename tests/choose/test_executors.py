@@ -1,13 +1,16 @@
 """擇時 on executors: a pool of forked processes (--jobs 2), any concurrent.futures executor and a real Dask
 LocalCluster of two worker processes on 127.0.0.1 give every hit that one process gives, over a month, in the
-range's order; the blocks a range is cut into are consecutive, complete, cut at the solar terms and never between
-the two hours of a double hour; --jobs past the cores is refused naming the limit."""
+range's order, each Dask worker taking its own stretch of consecutive blocks; the blocks a range is cut into are
+consecutive, complete, cut at the solar terms and never between the two hours of a double hour; --jobs past the
+cores is refused naming the limit."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import timedelta
 
 import distributed  # the test extra (leishen[dask])
@@ -48,6 +51,28 @@ def test_a_dask_local_cluster_of_two_workers_gives_every_hit_of_one(reader, alon
         pids = set(client.run(os.getpid).values())
     assert found == alone
     assert len(pids) == 2 and os.getpid() not in pids
+
+
+@dataclass(frozen=True)
+class Where:
+    """A find's task that answers, for each block, the process that judged it."""
+
+    def judged(self, reader, moments_: list) -> list[int]:
+        return [os.getpid()]
+
+
+def test_each_dask_worker_takes_its_own_stretch_of_the_range():
+    import cloudpickle
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # (Where, sent to workers that cannot import this)
+    every = list(moments(*MONTH, "hour"))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        work = findwork.Work(findwork.Source(), Where())
+        pids = [pid for _, _, found in findwork.spread(work, every, executor=client.get_executor(pure=False))
+                for pid in found]
+    assert len(pids) == len(findwork.blocks(every)) and os.getpid() not in pids
+    half = len(pids) // 2  # (a worker done first may take blocks left at the end of the other's stretch)
+    assert len(set(pids[:half - 1])) == 1 and pids[half + 1] != pids[0], pids
 
 
 def test_blocks_are_consecutive_cut_at_the_terms_and_keep_double_hours():
