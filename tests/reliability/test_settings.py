@@ -31,6 +31,8 @@ BAD = [
     ("LEISHEN_API_MAX_BODY", "xx", "not a whole number"),
     ("LEISHEN_API_BACKEND", "sqlite", "not one of networkx, neo4j"),
     ("LEISHEN_API_CYPHER_TIMEOUT", "nan", "from 0.01 to"),
+    ("LEISHEN_API_COMPUTE_PROCESSES", "two", "not a whole number"),
+    ("LEISHEN_API_COMPUTE_PROCESSES", "-1", "from 0 to 256"),
 ]
 
 
@@ -89,9 +91,10 @@ def test_the_api_settings_refuse_a_bad_value_and_round_trip():
     with pytest.raises(SettingError, match="LEISHEN_API_MAX_ROWS='0'"):
         Settings.from_env({"LEISHEN_API_MAX_ROWS": "0"})
     given = Settings.from_env({"LEISHEN_API_MAX_ROWS": "10", "LEISHEN_API_USE_CORPUS": "false",
-                               "LEISHEN_API_MAX_IN_FLIGHT": "3"})
-    assert (given.max_rows, given.use_corpus, given.max_in_flight) == (10, False, 3)
+                               "LEISHEN_API_MAX_IN_FLIGHT": "3", "LEISHEN_API_COMPUTE_PROCESSES": "0"})
+    assert (given.max_rows, given.use_corpus, given.max_in_flight, given.compute_processes) == (10, False, 3, 0)
     assert Settings.from_env(given.to_env()) == given
+    assert Settings.from_env({}).compute_processes is None  # leishen serve: one worker process per slot
 
 
 def test_the_server_factory_refuses_to_start(monkeypatch):
