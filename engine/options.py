@@ -103,15 +103,22 @@ def _whole(value) -> int | None:
 
 @lru_cache(maxsize=1)
 def options() -> tuple[Option, ...]:
-    """Every option of the table, in its order (read and checked once: a bad row is an OntologyError naming the
-    file, the row and the column)."""
-    with TABLE.open(encoding="utf-8", newline="") as handle:
+    """Every option of engine/options.csv, in its order (read and checked once, :func:`read_table`)."""
+    return read_table(TABLE)
+
+
+def read_table(path: Path) -> tuple[Option, ...]:
+    """The options of the table at *path*; a bad row is an OntologyError naming the file, the row and the column."""
+    with path.open(encoding="utf-8", newline="") as handle:
         rows = list(enumerate(csv.DictReader(handle), start=2))
     out = []
     for number, row in rows:
-        where = f"{TABLE.name} row {number}"
-        if not row["src"]:
-            raise OntologyError(f"{where}, column src: every row cites its source")
+        where = f"{path.name} row {number}"
+        wanted = ("src", *LANGS, *(("doc_" + lang for lang in LANGS) if not row["value"] else ("doc_en", "school")))
+        empty = next((column for column in wanted if not row[column]), None)
+        if empty:
+            raise OntologyError(f"{where}, column {empty}: empty (every row has src and zh/ko/en labels; an option "
+                                "its doc in each language, a choice its doc and school)")
         if not row["value"]:
             out.append(_option(row, where))
         elif not out or out[-1].name != row["option"]:
@@ -121,7 +128,7 @@ def options() -> tuple[Option, ...]:
             out[-1] = _with_choice(out[-1], choice, where)
     for option in out:
         if option.kind == "choice" and option.default not in option.values:
-            raise OntologyError(f"{TABLE.name}, option {option.name}, column default: {option.default!r} is not one "
+            raise OntologyError(f"{path.name}, option {option.name}, column default: {option.default!r} is not one "
                                 f"of its choices {', '.join(option.values)}")
     return tuple(out)
 
@@ -137,17 +144,18 @@ def _option(row: dict, where: str) -> Option:
     if row["type"] not in KINDS:
         raise OntologyError(f"{where}, column type: {row['type']!r} is not one of {', '.join(KINDS)}")
     whole = row["type"] == "int"
-    low, high = (int(row["low"]), int(row["high"])) if whole else (None, None)
-    return Option(row["option"], row["system"], row["key"], row["type"], int(row["default"]) if whole else
-                  row["default"], low, high, _langs(row, ""), _langs(row, "doc_"), row["src"], ())
+    low, high, default = (_whole(row[c]) for c in ("low", "high", "default")) if whole else (None, None, None)
+    if whole and None in (low, high, default) or whole and not low <= default <= high:
+        raise OntologyError(f"{where}, columns low, high, default: an int option has whole-number bounds and a "
+                            "default between them")
+    return Option(row["option"], row["system"], row["key"], row["type"], default if whole else row["default"],
+                  low, high, _langs(row, ""), _langs(row, "doc_"), row["src"], ())
 
 
 def _with_choice(option: Option, choice: Choice, where: str) -> Option:
     """*option* with one more choice (a choice of an int option, or a second row of one value, refused)."""
     if option.kind != "choice" or choice.value in option.values:
         raise OntologyError(f"{where}, column value: {choice.value!r} is not a new choice of a choice option")
-    if not choice.school:
-        raise OntologyError(f"{where}, column school: a choice names the school it follows")
     fields_ = {f.name: getattr(option, f.name) for f in fields(Option)}
     return Option(**{**fields_, "choices": (*option.choices, choice)})
 

@@ -44,9 +44,12 @@ def test_the_judgment_options_are_offered_with_their_defaults_and_labels():
     for name, default in DEFAULT_OPTIONS.items():
         assert table[name]["default"] == default
         assert [c["value"] for c in table[name]["choices"]] == list(OPTIONS[name])
-    for option in table.values():  # every option and choice has its own row of labels, none falls back
-        assert (option["name"], "") in labels(), option["name"]
-        assert all((option["name"], str(c["value"])) in labels() for c in option["choices"]), option["name"]
+    for option in table.values():  # every option and choice has its own labels (engine/options.csv for the
+        names = [option["names"], *(c["names"] for c in option["choices"])]  # chart's, else option_labels.csv)
+        if not option.get("system"):
+            assert (option["name"], "") in labels(), option["name"]
+            assert all((option["name"], str(c["value"])) in labels() for c in option["choices"]), option["name"]
+        assert all(n["zh"] and n["ko"] and n["en"] for n in names), option["name"]
         assert option["help"]["zh"] and option["help"]["ko"] and option["help"]["en"]
 
 
