@@ -74,10 +74,12 @@ def _alive(pid: int) -> bool:
 
 def test_what_the_workers_answer_is_what_the_app_answers():
     """Through the pool: a typed chart POSTed, a bad value (one-line 422), a body past max_body (413), gzip when
-    accepted, HEAD without a body."""
+    accepted, HEAD without a body; pages, symbols, paths, finds and errors byte for byte as the app in this
+    process answers them."""
     import gzip
     import json
     import urllib.error
+    import urllib.parse
     import urllib.request
 
     def call(path, data=None, method=None, headers=None):
@@ -104,3 +106,17 @@ def test_what_the_workers_answer_is_what_the_app_answers():
         assert json.loads(gzip.decompress(body))["judgments"]
         status, headers, body = call(READING, method="HEAD")
         assert status == 200 and body == b"" and int(headers["content-length"]) > 100_000
+        served = {path: call(urllib.parse.quote(path, safe="/?&=%"))[::2] for path in SAME}
+    from leishen.api import Settings
+    from tests.api.apicheck import serving as in_process
+
+    with in_process(Settings(use_corpus=False)) as client:
+        for path in SAME:
+            answer = client.get(path)
+            assert served[path] == (answer.status_code, answer.content), path
+
+
+#: paths whose answers through the workers and from the app in this process are compared byte for byte
+SAME = ("/views/reading?moment=2026-03-04T05:00%2B09:00", "/symbols/子", "/paths?source=子&target=午",
+        "/find?rule=斫輪&start=2026-03-01T00:00%2B09:00&end=2026-03-03T00:00%2B09:00", "/coverage",
+        "/symbols/nothing-here", "/find?rule=x&start=a&end=b")
