@@ -14,6 +14,15 @@ goes through routing, validation, the service call and JSON encoding, without th
 run starts its own server; the row is the median over the runs of each run's /health median and p95, with the
 1-minute load average before each run (the machine is shared). ``--processes 0`` computes in the server's own
 threads (the way before the compute pool), for comparison.
+
+Measured 2026-12-06, 2 shared cores, 5 runs each (/health median / p95, medians over the runs; the README's
+serving section quotes them):
+
+    NetworkX, compute pool         1.5 /  5.6 ms   load 2.7–2.9   (load 6.2–7.5:  5.6 / 22.2 ms)
+    Neo4j, compute pool            2.8 / 12.9 ms   load 2.7–3.6   (load 7.3–7.8:  4.3 / 17.8 ms)
+    NetworkX, server's threads    10.0 / 66.4 ms   load 4.5–6.2   (single runs up to 197 ms p95)
+    Neo4j, server's threads       12.3 / 81.3 ms   load 6.4–6.9   (single runs up to 131 ms p95)
+    before #40's changes, threads: p95 150–220 ms (/health counted the graph on every call)
 """
 
 from __future__ import annotations
