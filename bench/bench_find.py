@@ -10,8 +10,9 @@ Rows:
 - in process: the year judged in this process (reader warm): CPU seconds, hits, moments per second per core;
 - ``--jobs 2`` against ``--jobs 1``: whole ``leishen find`` processes, wall medians;
 - Dask: for each run a fresh ``distributed.LocalCluster`` on 127.0.0.1 of 1 worker process and of 2 (one thread
-  each), then the whole ``leishen find --scheduler ADDRESS`` process timed (its workers load the reader from the
-  disk cache in it), wall medians; the clusters' start is timed apart, and the ratio with it counted in is shown;
+  each, started as README says: ``--preload leishen.service.findwork``, each loading the book from the disk cache
+  at its start), then the whole ``leishen find --scheduler ADDRESS`` process timed, wall medians; the clusters'
+  start is timed apart, and the ratio with it counted in is shown;
 - every topic over the year, in process: CPU seconds a moment of all topics, and a century's cost at that rate.
 
 Run: ``python3 bench/bench_find.py [--year 2026] [--runs 3] [--json FILE]`` on an idle machine (the speed-ups
@@ -80,7 +81,7 @@ def whole_dask(year: int, runs: int, env: dict) -> dict:
         for workers in walls:
             t0 = time.perf_counter()
             with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                              dashboard_address=None) as cluster:
+                              dashboard_address=None, preload=["leishen.service.findwork"]) as cluster:
                 starts[workers].append(time.perf_counter() - t0)
                 command = find_command(year, "--scheduler", cluster.scheduler_address)
                 walls[workers].append(startup.timed(command, env, 1)["wall"])

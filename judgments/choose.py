@@ -1,6 +1,5 @@
-"""擇時 — choosing a time: the moments of a range whose judgment for a topic has the asked verdict (and facet
-answers), each with the reasons that decide it. The request is a checked :class:`Choice` (no module state), judged
-in blocks of consecutive hours, here or on executors (:mod:`leishen.service.findwork`)."""
+"""擇時 — choosing a time: the moments of a range whose judgment for a topic has the asked verdict and facet answers,
+each with its deciding reasons; the request a checked :class:`Choice`, spread by :mod:`leishen.service.findwork`."""
 
 from __future__ import annotations
 
@@ -76,9 +75,8 @@ class Choice:
 
 def choice(reader, topic: str, verdict: str | None = None, facets: dict | None = None,
            request: ChartRequest = ChartRequest()) -> Choice:
-    """The checked :class:`Choice` of a request — ChooseError naming the field at fault: not one topic, an unknown
-    verdict, a facet the topic does not have or a value it never answers — charting only the systems the rules of
-    the topic (or of a topic it is a case of) read unless *request* names its own."""
+    """The checked :class:`Choice` of a request — ChooseError naming the field: not one topic, an unknown verdict,
+    a facet the topic lacks or a value it never answers — charting only the systems its rules read (or *request*'s)."""
     facets, topic_id = facets or {}, reader.topic_id(topic)
     if topic_id is None or topic_id == "*":
         raise ChooseError("topic: choosing a time needs one topic", "topic")

@@ -1,8 +1,7 @@
 """The work of one find spread over a range: an explicit, picklable object (:class:`Work`: the reader's
 :class:`Source` and a task such as 擇時's Choice; no module state, so two finds at once never share a request),
-judged in blocks of consecutive hours here, or dealt in runs of consecutive blocks to ``--jobs N`` forked processes
-or to a Dask cluster's workers, the hits taken back in the range's order. A worker loads its reader once and reads
-its run in order, so what it has read serves the hours after (Qimen's yang layouts recur from 冬至, yin from 夏至)."""
+judged in blocks of consecutive hours here, or by ``--jobs N`` forked processes or a Dask cluster's workers, worker
+*k* reading the *k*-th share of the range in order (Qimen's yang layouts recur from 冬至, yin from 夏至)."""
 
 from __future__ import annotations
 
@@ -91,9 +90,8 @@ def blocks(every: list[datetime], size: int = BLOCK) -> list[list[datetime]]:
 def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, executor: Executor | None = None
            ) -> Iterator[tuple[datetime, int, list[dict]]]:
     """(last moment, how many moments, hits) of each of the :func:`blocks` of *every* moment, in order: judged
-    here with *reader* as asked for, or all submitted at once to the :func:`workers`, worker *k* taking the blocks
-    of the *k*-th share of the moments (it reads its own stretch); stopping early cancels the rest, and a worker
-    process that dies → :class:`WorkerError` naming it."""
+    here with *reader* as asked for, or submitted at once, the *k*-th share of the moments to worker *k* of
+    :func:`workers`; stopping early cancels the rest; a worker process that dies → :class:`WorkerError` naming it."""
     parts = blocks(every)
     if executor is None and check_jobs(jobs) == 1:
         yield from ((part[-1], len(part), work.task.judged(reader, part)) for part in parts)
@@ -103,13 +101,12 @@ def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, execut
         for part in parts:  # (to the share its middle moment falls in)
             futures.append(executors[(2 * held + len(part)) * len(executors) // (2 * len(every))].submit(work, part))
             held += len(part)
-        processes = {pid: p for pool in executors for pid, p in (getattr(pool, "_processes", None) or {}).items()}
         try:
             for part, future in zip(parts, futures):
                 try:
                     yield part[-1], len(part), future.result()
                 except BrokenProcessPool:
-                    raise WorkerError(f"jobs: {dead_workers(processes)} stopped before it sent its hits; the find "
+                    raise WorkerError(f"jobs: {dead_workers(executors)} stopped before it sent its hits; the find "
                                       f"is abandoned at {part[0].isoformat()} (try again, with fewer --jobs if "
                                       "memory is short)", "jobs") from None
         finally:
@@ -117,8 +114,9 @@ def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, execut
                 future.cancel()
 
 
-def dead_workers(processes: dict) -> str:
-    """The worker *processes* (pid → Process) that have stopped, as words: each pid and its signal or exit code."""
+def dead_workers(executors: list[Executor]) -> str:
+    """The worker processes of *executors* that have stopped, as words: each pid and its signal or exit code."""
+    processes = {pid: p for pool in executors for pid, p in (getattr(pool, "_processes", None) or {}).items()}
     for process in processes.values():
         process.join(WATCH)  # (a moment for it to be reaped)
     ended = {pid: p.exitcode for pid, p in processes.items() if p.exitcode}
@@ -154,6 +152,11 @@ def workers(jobs: int, executor: Executor | None = None) -> Iterator[list[Execut
                                                        initargs=(os.getpid(),))) for _ in range(check_jobs(jobs))]
 
 
+def dask_setup(worker) -> None:
+    """A Dask worker started with ``--preload leishen.service.findwork`` loads the book (NetworkX) at its start."""
+    worker_reader(Source())
+
+
 @contextmanager
 def dask_executor(address: str | None) -> Iterator[Executor | None]:
     """The executor of the Dask cluster whose scheduler is at *address* (None: no executor), closed on leaving;
@@ -165,8 +168,7 @@ def dask_executor(address: str | None) -> Iterator[Executor | None]:
         from distributed import Client
         client = Client(address, timeout="10s", set_as_default=False)
     except ImportError:
-        raise FindError("scheduler: running on a Dask cluster needs the dask extra: pip install 'leishen[dask]'",
-                        "scheduler") from None
+        raise FindError("scheduler: Dask is not installed: pip install 'leishen[dask]'", "scheduler") from None
     except (OSError, TimeoutError, ValueError) as exc:
         raise FindError(f"scheduler: no Dask scheduler answers at {address!r} ({exc})", "scheduler") from None
     with client:
