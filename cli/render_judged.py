@@ -224,14 +224,18 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
     reasons = [r for r in j.get("reasons") or [] if r.get("finding") not in gods_found]
     if reasons:
         out.append(f"{word('reasons', lang)}:")
-        out += [f"  {MARKS.get(r.get('polarity'), ' ')} {_why(r, lang, meanings or {})} {_src(r.get('src'))}" for r in reasons[:REASONS_SHOWN]]
+        out += list(dict.fromkeys(  # two rows of one line giving the same meaning read the same: shown once
+            f"  {MARKS.get(r.get('polarity'), ' ')} {AVOID[lang] if r.get('avoid') else ''}{_why(r, lang, meanings or {})} "
+            f"{_src(r.get('src'))}"
+            for r in reasons[:REASONS_SHOWN]))
     meanings = meanings or {}
-    rest = [{"meaning": meanings.get(r["finding"]) or {}, "polarity": r.get("polarity"), "src": r.get("src")}
+    rest = [{"meaning": meanings.get(r["finding"]) or {}, "polarity": r.get("polarity"), "src": r.get("src"),
+             "avoid": r.get("avoid")}
             for r in reasons[REASONS_SHOWN:]] + list(j.get("also") or ())
     if rest:  # every other line that holds, on one line: nothing the text says of this chart is hidden
-        out.append(f"{word('also', lang)}: " + "; ".join(
+        out.append(f"{word('also', lang)}: " + "; ".join(dict.fromkeys(
             f"{MARKS.get(a.get('polarity'), '')}{AVOID[lang] if a.get('avoid') else ''}{_name(a.get('meaning'), lang)} "
-            f"{_src(a.get('src'))}" for a in rest))
+            f"{_src(a.get('src'))}" for a in rest)))
     dates = [f"{w['date']} {w.get('pillar') or ''} ({_name(w.get('for'), lang)}{' ' + w['speed'] if w.get('speed') else ''}) "
              f"{_src(w.get('src'))}" if w.get("date") else
              f"{_name(w.get('for'), lang)}: {word('undated', lang)} ({_reason(w, lang)}) {_src(w.get('src'))}"

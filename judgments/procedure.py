@@ -132,7 +132,13 @@ def use_gods(found: TopicFindings, info: dict, table: TopicTable, reading: dict,
     systems = found.systems or set(reading.get("systems") or ())
     named = {g.system for g in gods}
     gods += general_rows(None, systems - named, bindings)
-    return sorted(gods, key=lambda g: g.rank)
+    return sorted(gods, key=_read_first)
+
+
+def _read_first(god) -> tuple:
+    """A 用神's place in the list: by rank; at one rank a place the topic's text says to read first (先看: 004:7
+    科試先須論值符, 004:75 出行直使最為重) before its significators."""
+    return god.rank, god.role != "先看"
 
 
 def set_aside(found: TopicFindings, info: dict, gods: list) -> dict[str, dict]:
@@ -225,7 +231,7 @@ def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict
         if fid in by_id and fid not in out and fid not in aside:
             f = by_id[fid]
             out[fid] = {"finding": fid, "why": why, "polarity": f["polarity"], "src": f["src"],
-                        "meaning": f["meaning"].get("zh")}
+                        "meaning": f["meaning"].get("zh"), "avoid": avoids(f)}
 
     for facet in sorted(facets, key=lambda f: not f["verdict"]):
         for fid in facet["findings"]:
@@ -245,6 +251,13 @@ def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict
         for f in found.all:
             add(f["id"], {"en": "a finding of the topic (no facet of the topic orders it)", "zh": "本占所見", "ko": "이 점에서 보이는 것"})
     return list(out.values())
+
+
+def avoids(finding: dict) -> bool:
+    """Whether a finding's row is an AVOIDS row (忌, 怕: what to avoid, never a prescription): its path's last
+    hop, the row's own edge, is AVOIDS."""
+    path = finding.get("path") or ()
+    return len(path) > 1 and path[-2].get("rel") == "AVOIDS"
 
 
 def not_asked(facets: list[dict]) -> list[dict]:

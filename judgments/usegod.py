@@ -13,7 +13,7 @@ from leishen.judgments.tables import _rows, _src, plain_note
 
 METHOD_RELATIONS = frozenset({"READ_FROM", "SEEN_AT", "JUDGED_BY", "COUNTS_ONLY_WITH", "TIMES"})
 SLOT_ALIASES = {"干上": "課1上", "支上": "課3上"}  # docs/rules.md: 干上 = 課1上, 支上 = 課3上
-ROLE_RANK = {"先看": 0, "專看": 0, "兼看": 1}  # 002:151: read first, or only; then as well
+ROLE_RANK = {"先看": 0, "專看": 1, "兼看": 1}  # 002:151: read first; then as well (專看 初傳: only the first of the three transmissions, read beside 日上/支上 as 兼看)
 QIMEN_PLACE = {"QimenStar": "star", "Gate": "gate", "Deity": "deity"}
 
 

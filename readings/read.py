@@ -307,8 +307,11 @@ class Reader(Topics, Selecting):
                 if name in slots and isinstance(slots[name].value, str)}
 
     def _name(self, fact) -> str:
-        s, o = self.props.get(fact.subject, {}), self.props.get(fact.object, {})
-        return f"{s.get('name', fact.subject)}→{o.get('name', fact.object)}"
-
+        """A rule's name: its subject → its object; a row whose line names alternatives (qualifiers ``alt``,
+        ``alt2`` …, ``or`` …) names them all on their side: 截空|刑|害→進退趦趄 (004:71), 值使→驚門|傷門|杜門|死門 (004:55)."""
+        def named(node: str, side: str) -> str:
+            nodes = (node, *fact.alternatives) if fact.alternatives_side == side else (node,)
+            return "|".join(self.props.get(n, {}).get("name", n) for n in nodes)
+        return f"{named(fact.subject, 'subject')}→{named(fact.object, 'object')}"
 
 __all__ = ["Reader", "TopicError", "tally"]

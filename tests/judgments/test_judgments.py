@@ -60,10 +60,12 @@ def test_chuxing_the_duty_gate_weighs_most(judged):
     """出行 (004:75): 出行直使最為重 — the 值使 outweighs everything, and 用空 落空 反伏 迫 格 刑沖 on it mean 起程不得.
     On 2030-01-15 04:00 (庚戌日 戊寅時) the hour's 納音 does not harm the asker and generates him (004:71 論干支:
     堪策驥, 先稱意, 吉), but 起程不得 holds at the 值使: the verdict is 凶, decided by 004:75, and the 論干支 吉
-    lines stay findings the verdict sets aside. The 值使's palace is read as a 用神 (004:75)."""
+    lines stay findings the verdict sets aside. The 值使's palace is read as a 用神 (004:75), first (最為重), then the
+    asker's day stem (004:71 論干支)."""
     reading, js = judged("2030-01-15T04:00+08:00", "出行")
     j = js["出行"]
-    assert j["use_god"][0]["slot"] == "日干" and j["use_god"][0]["node"]["name"] == "庚"
+    assert j["use_god"][0]["slot"] == "值使宮"
+    assert j["use_god"][1]["slot"] == "日干" and j["use_god"][1]["node"]["name"] == "庚"
     assert any(g["slot"] == "值使宮" and g["src"] == ["004:75"] for g in j["use_god"])
     assert j["verdict"] == "凶" and j["verdict_by"]["facet"] == "可行否" and "004:75" in j["verdict_by"]["src"]
     by_id = {x["id"]: x for x in reading["findings"]}
