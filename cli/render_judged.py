@@ -229,9 +229,10 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
             f"{_src(r.get('src'))}"
             for r in reasons[:REASONS_SHOWN]))
     meanings = meanings or {}
+    answered = {fid for f in j.get("facets", []) if f["status"] != "not asked" for fid in f.get("findings") or ()}
     rest = [{"meaning": meanings.get(r["finding"]) or {}, "polarity": r.get("polarity"), "src": r.get("src"),
              "avoid": r.get("avoid")}
-            for r in reasons[REASONS_SHOWN:]] + list(j.get("also") or ())
+            for r in reasons[REASONS_SHOWN:] if r["finding"] not in answered] + list(j.get("also") or ())
     if rest:  # every other line that holds, on one line: nothing the text says of this chart is hidden
         out.append(f"{word('also', lang)}: " + "; ".join(dict.fromkeys(
             f"{MARKS.get(a.get('polarity'), '')}{AVOID[lang] if a.get('avoid') else ''}{_name(a.get('meaning'), lang)} "
@@ -249,8 +250,9 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
         facet = next((f for f in j.get("facets", []) if f["facet"] == c["facet"]), {})
         out.append(f"{word('conflicts', lang)} {_name(facet.get('names'), lang) or c['facet']}: {sides}")
     if j.get("overridden"):
-        out.append(f"{word('overridden', lang)}: " + "; ".join(f"{_src(o['src'])} ← {_src(o['by_src'])}"
-                                                          for o in j["overridden"]))
+        out.append(f"{word('overridden', lang)}: " + "; ".join(dict.fromkeys(  # what is set aside ← what sets it aside
+            f"{_name(meanings.get(o['finding']), lang)} {_src(o['src'])} ← "
+            f"{_name(meanings.get(o['by']), lang)} {_src(o['by_src'])}".strip() for o in j["overridden"])))
     read_on = j.get("read_on") or {}
     if read_on.get("term"):
         out.append(f"{word('read_on', lang)}: {read_on['term']} {read_on['moment']['local']} {_src(read_on.get('src'))}")

@@ -150,7 +150,7 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
     if table.topic is None:
         return [], []
     if not table.times:
-        return [], ([{"for": None, "why": dict(NO_TIMING), "src": []}] if any(f["verdict"] for f in facets) else [])
+        return [], [{"for": None, "why": dict(NO_TIMING), "src": []}]
     if not chart.get("qimen"):
         return [], []
     speed = next((f["answer"][0]["value"] for f in facets if f["facet"] == "遲速" and f["status"] == "decided"), None)
