@@ -243,7 +243,8 @@ def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict
                             "ko": f"용신: {g.slot}（{g.role}）"})
     for f in found.qualifying:
         if ranks[f["id"]][0] < OTHER_PLACES:
-            cited = " (000:3, 000:23)" if f["system"] == "liuren" else ""  # 000's rule is Liu Ren's
+            own = any(str(c).startswith("000:") for c in f["src"])  # 000's rule, for 000's own lines only
+            cited = " (000:3, 000:23)" if f["system"] == "liuren" and own else ""
             add(f["id"], {"en": f"read at the 用神: qualifies it{cited}", "zh": "臨用神", "ko": "용신에 임하여 그것을 규정한다"})
     for f in found.leixiang:
         add(f["id"], {"en": "類神: what the 用神 stands for in the topic's domains", "zh": "類神", "ko": "유신"})
