@@ -88,21 +88,20 @@ class Fact:
     def qualifier_dict(self) -> dict:
         return {k: v for k, v in self.qualifiers}
 
-    @property
-    def alternatives(self) -> tuple[str, ...]:
-        """The nodes the row names beside its subject as alternatives (qualifiers ``alt``, ``alt2`` …, ``or``,
-        ``or2`` …, in their order): 004:71 截空與刑害 is one row of 截空 with alt 刑 and alt2 害."""
-        return tuple(v for k, v in self.qualifiers if k.rstrip("0123456789") in ("alt", "or") and isinstance(v, str))
+    def _named(self, *keys: str) -> tuple[str, ...]:
+        return tuple(v for k, v in self.qualifiers if k.rstrip("0123456789") in keys and isinstance(v, str))
 
     @property
-    def alternatives_side(self) -> str | None:
-        """Which end of the row its alternatives stand beside: ``subject`` or ``object`` (the end whose label they
-        share: 截空|刑|害 are 神煞 like the subject 截空; 驚門|傷門 are gates like the object), else None."""
-        if not self.alternatives:
-            return None
-        label = self.alternatives[0].partition(":")[0]
-        return "subject" if self.subject.partition(":")[0] == label else \
-            "object" if self.object.partition(":")[0] == label else None
+    def subject_alternatives(self) -> tuple[str, ...]:
+        """The nodes the row names as alternatives of its subject (qualifiers ``alt``, ``alt2`` …, in order): 004:71
+        截空與刑害 is one row of 截空 with alt 刑 and alt2 害."""
+        return self._named("alt")
+
+    @property
+    def object_alternatives(self) -> tuple[str, ...]:
+        """The nodes the row names as alternatives of its object (qualifiers ``or``, ``or2`` …, in order): 004:55
+        惟忌驚傷與杜死 is one row of 值使 AVOIDS 驚門 with or 傷門, or2 杜門, or3 死門."""
+        return self._named("or")
 
     def qualifiers_json(self) -> str:
         if not self.qualifiers:

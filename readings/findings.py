@@ -139,20 +139,34 @@ class Made:
     def _rule_finding(self, rule, fact: Fact, pieces: list[Piece], where: list, ctx, concepts: dict) -> dict:
         """A rule's finding made from its witnesses' pieces."""
         p = self.pieces
-        shown = fact.object
-        if fact.alternatives_side == "subject":
+        if fact.subject_alternatives:
             pieces = _held_first(fact, pieces)
         head, binds, rest = self.walk_to(fact.subject, pieces, concepts)
-        if fact.alternatives:
-            head, shown = _alternative_named(fact, head, binds, rest)
+        if fact.subject_alternatives:
+            head = _one_of(fact, head)
         path = head + [p.hop(fact), p.node(fact.object)]
+        meant = p.meaning(path[-1])
+        if fact.object_alternatives:
+            meant = self._meant(fact, meant, {*binds.values(), *(x.end for x in rest),
+                                              *(s["node"]["id"] for s in head if "node" in s)})
         id_, topic, rule_json, src = self._rule_parts(rule, fact)
         return finding(finding_id=_scoped(id_, where), system=rule.system, topic=topic, query="rules",
                        rule=rule_json, polarity=rule.polarity, judgment=rule.judgment,
                        bindings=_bindings(binds, rest), path=path, evidence=[x.walk for x in rest],
-                       meaning=p.meaning(path[-1] if shown == fact.object else p.node(shown)), src=src,
-                       variant=fact.variant,
+                       meaning=meant, src=src, variant=fact.variant,
                        options=ctx.bindings.options.get(rule.system, {}))
+
+    def _meant(self, fact: Fact, meant: dict, walked: set) -> dict:
+        """The meaning of a row naming alternatives of its object (``or`` …): the one the chart binds (004:55
+        惟忌驚傷與杜死: 死門 where the 值使 is 死門), else all of them, as any of them may be the one that held
+        (悖格|門迫)."""
+        if fact.object in walked:
+            return meant
+        held = next((a for a in fact.object_alternatives if a in walked), None)
+        if held is not None:
+            return self.pieces.meaning(self.pieces.node(held))
+        every = [meant, *(self.pieces.meaning(self.pieces.node(a)) for a in fact.object_alternatives)]
+        return {"id": fact.object, **{k: "|".join(m.get(k) or m["zh"] for m in every) for k in ("zh", "ko", "en")}}
 
     def _rule_parts(self, rule, fact: Fact) -> tuple:
         """(the finding's id without its scope instances, its topic's name, its rule, its src) of a
@@ -251,27 +265,21 @@ def tally(findings: list[dict]) -> dict:
 
 
 def _held_first(fact: Fact, pieces: list[Piece]) -> list[Piece]:
-    """The witnesses of a row naming alternatives beside its subject, one that ends at an alternative first when
-    none ends at the subject (004:71 截空與刑害: the 刑 witness leads where 刑 held)."""
+    """The witnesses of a row naming alternatives of its subject, one that ends at an alternative first when none
+    ends at the subject (004:71 截空與刑害: the 刑 witness leads where 刑 held)."""
     ends = [x.end for x in pieces]
     if fact.subject in ends:
         return pieces
-    i = next((i for i, end in enumerate(ends) if end in fact.alternatives), 0)
+    i = next((i for i, end in enumerate(ends) if end in fact.subject_alternatives), 0)
     return [pieces[i], *pieces[:i], *pieces[i + 1:]] if i else pieces
 
 
-def _alternative_named(fact: Fact, head: list, binds: dict, rest: list) -> tuple[list, str]:
-    """(the walk to the subject, the node the finding means) of a row naming alternatives (``alt``, ``or`` …). On
-    the object's side the meaning is the alternative the chart binds (004:55 惟忌驚傷與杜死: 傷門 where the 值使 is
-    傷門). On the subject's side a walk that reaches the subject by a ``MEETS`` chart hop names the alternatives
-    there (``one_of``) and, when it ends at one of them, which held (``held``: 刑 of 004:71 截空與刑害)."""
-    if fact.alternatives_side == "object":
-        walked = {*binds.values(), *(x.end for x in rest), *(s["node"]["id"] for s in head if "node" in s)}
-        if fact.object in walked:
-            return head, fact.object
-        return head, next((a for a in fact.alternatives if a in walked), fact.object)
+def _one_of(fact: Fact, head: list) -> list:
+    """A walk reaching a row's subject by a ``MEETS`` chart hop, with the subject's alternatives named on the hop
+    (``one_of``) and, when the walk ends at one of them, which held (``held``: 刑 of 004:71 截空與刑害)."""
     if len(head) < 3 or head[-2].get("rel") != "MEETS":
-        return head, fact.object
+        return head
     end = head[-3].get("node", {}).get("id")
-    hop = {**head[-2], "one_of": [fact.subject, *fact.alternatives], **({"held": end} if end in fact.alternatives else {})}
-    return [*head[:-2], hop, head[-1]], fact.object
+    alternatives = fact.subject_alternatives
+    hop = {**head[-2], "one_of": [fact.subject, *alternatives], **({"held": end} if end in alternatives else {})}
+    return [*head[:-2], hop, head[-1]]

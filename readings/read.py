@@ -307,11 +307,10 @@ class Reader(Topics, Selecting):
                 if name in slots and isinstance(slots[name].value, str)}
 
     def _name(self, fact) -> str:
-        """A rule's name: its subject → its object; a row whose line names alternatives (qualifiers ``alt``,
-        ``alt2`` …, ``or`` …) names them all on their side: 截空|刑|害→進退趦趄 (004:71), 值使→驚門|傷門|杜門|死門 (004:55)."""
-        def named(node: str, side: str) -> str:
-            nodes = (node, *fact.alternatives) if fact.alternatives_side == side else (node,)
+        """A rule's name: its subject → its object, each with the alternatives the row names beside it (``alt`` …,
+        ``or`` …): 截空|刑|害→進退趦趄 (004:71), 值使→驚門|傷門|杜門|死門 (004:55)."""
+        def named(nodes: tuple) -> str:
             return "|".join(self.props.get(n, {}).get("name", n) for n in nodes)
-        return f"{named(fact.subject, 'subject')}→{named(fact.object, 'object')}"
+        return f"{named((fact.subject, *fact.subject_alternatives))}→{named((fact.object, *fact.object_alternatives))}"
 
 __all__ = ["Reader", "TopicError", "tally"]

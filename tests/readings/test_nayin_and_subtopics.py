@@ -76,10 +76,11 @@ def test_the_day_nayin_overcoming_the_hour_nayin_is_found_with_its_path(r, night
 
 
 def test_the_hour_nayin_rules_of_chuxing(r, night, noon):
-    """4.18.06 不傷人元 (the hour 納音 does not overcome the day stem) and 4.18.07 再來生日元."""
-    at_night = {f["rule"]["item"] for f in r.read(night, topic="出行")["findings"]}
+    """4.18.06 不傷人元 (the hour 納音 does not overcome the day stem) and 4.18.07 再來生日元; where it does overcome
+    it, the converse row of the same line (傷人元)."""
+    at_night = {(f["rule"]["item"], f["meaning"]["zh"]) for f in r.read(night, topic="出行")["findings"]}
     at_noon = {f["rule"]["item"]: f for f in r.read(noon, topic="出行")["findings"] if f["rule"]["item"]}
-    assert "4.18.06" not in at_night  # 金 overcomes the 甲 day
+    assert ("4.18.06", "堪策驥") not in at_night and ("4.18.06", "傷人元") in at_night  # 金 overcomes the 甲 day
     assert "4.18.06" in at_noon and "4.18.07" not in at_noon  # 土 neither harms nor generates 甲 wood
     assert _names(at_noon["4.18.06"]["path"]) == ["庚", "PILLAR", "午", "NAYIN", "土", "IS_SLOT", "時納", "SIGNIFIES",
                                                   "堪策驥"]
