@@ -16,7 +16,9 @@ Rows:
 - every topic over the year, in process: CPU seconds a moment of all topics, and a century's cost at that rate.
 
 Run: ``python3 bench/bench_find.py [--year 2026] [--runs 3] [--json FILE]`` on an idle machine (the speed-ups
-need 2 idle cores; the load average is printed beside each row). Writes nothing unless --json names a file."""
+need 2 idle cores; the load average is printed beside each row; on a shared machine, run it in a session of its own
+whose autogroup has nice -20: ``setsid sh -c 'echo -20 > /proc/self/autogroup; exec python3 bench/bench_find.py'``).
+Writes nothing unless --json names a file."""
 
 from __future__ import annotations
 
