@@ -23,7 +23,7 @@ from leishen.judgments.procedures import exclusive_answers
 from leishen.judgments.summary import summary_of
 from leishen.judgments.tables import facet_table, value_names
 from leishen.judgments.timing import READ_ON_LICHUN, lichun_chart, when_of
-from leishen.judgments.usegod import aims_of, bind_god, general_rows, god_places, use_god_json
+from leishen.judgments.usegod import aims_of, bind_god, general_rows, god_places, place_rank, use_god_json
 
 QUALIFYING = ("吉", "凶")  # the polarities of a finding that qualifies the 用神 it is read at (reasons_of)
 TRANSMISSIONS_DROPPED = ("中傳", "末傳")  # 002:151 月將加時專視初, 中末總棄
@@ -274,13 +274,14 @@ def not_asked(facets: list[dict]) -> list[dict]:
     return facets
 
 
-def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, info: dict) -> list[dict]:
+def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, info: dict, places: dict) -> list[dict]:
     """What else holds for the topic and decides nothing: the topic's weighed findings that are no reason (each
     meaning once), then the general lines named beside every topic (:func:`general_line`: the day's centre star,
-    003:3–11, and the Liu Ren 格局, 000:3–15), which no 004 topic's procedure reads."""
+    003:3–11, and the Liu Ren 格局, 000:3–15), which no 004 topic's procedure reads, and the Liu Ren lines of 000
+    read at the judgment's Liu Ren 用神 (:func:`liuren_at_god`; *places*: usegod.god_places)."""
     shown = {r["finding"] for r in reasons} | set(aside)
     out, meanings = [], set()
-    general = [f for f in reading["findings"] if f.get("topic") is None and general_line(f)]
+    general = [f for f in reading["findings"] if f.get("topic") is None and (general_line(f) or liuren_at_god(f, places))]
     for f in [*found.weigh, *general]:  # the general lines named beside every topic: the day star, the 格局
         key = (f["meaning"].get("zh"), f["polarity"])
         if f["id"] not in shown and key not in meanings and f.get("certainty") == "holds":
@@ -290,6 +291,13 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, inf
                         "src": list(f["src"]), "avoid": i is not None and i.relation == "AVOIDS",
                         "general": f.get("topic") is None})
     return out
+
+
+def liuren_at_god(f: dict, places: dict) -> bool:
+    """A general Liu Ren line of 000 that carries 吉 or 凶 and is read at one of the judgment's Liu Ren 用神 (000:23:
+    a 神煞 counts where it is seen, 干上 支上 and the transmissions; 000:83 白虎 以災喪論 on the 支上)."""
+    return (f["system"] == "liuren" and f["polarity"] in ("吉", "凶") and any(str(c).startswith("000:") for c in f["src"])
+            and place_rank(f, places, OTHER_PLACES) < OTHER_PLACES)
 
 
 GENERAL_LINES = {"003": range(3, 12), "000": range(3, 16)}  # the day's centre star (003:3–11), the 格局 (000:3–15)
@@ -329,7 +337,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
             "use_god": [use_god_json(g, reader.props, by_id.get(g.finding)) for g in gods], "facets": facets,
             "reasons": reasons,
             "overridden": overridden_json(aside, by_id),
-            "also": also_of(found, reasons, aside, reading, index.info) if topic_id else [],
+            "also": also_of(found, reasons, aside, reading, index.info, god_places(gods)) if topic_id else [],
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
             "when": when, "undated": undated,
             "read_on": read_on, "method": method_steps(found.methods, table),

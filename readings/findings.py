@@ -159,14 +159,14 @@ class Made:
     def _meant(self, fact: Fact, meant: dict, walked: set) -> dict:
         """The meaning of a row naming alternatives of its object (``or`` …): the one the chart binds (004:55
         惟忌驚傷與杜死: 死門 where the 值使 is 死門), else all of them, as any of them may be the one that held
-        (悖格|門迫)."""
+        (悖格或門迫)."""
         if fact.object in walked:
             return meant
         held = next((a for a in fact.object_alternatives if a in walked), None)
         if held is not None:
             return self.pieces.meaning(self.pieces.node(held))
         every = [meant, *(self.pieces.meaning(self.pieces.node(a)) for a in fact.object_alternatives)]
-        return {"id": fact.object, **{k: "|".join(m.get(k) or m["zh"] for m in every) for k in ("zh", "ko", "en")}}
+        return {"id": fact.object, **{k: OR[k].join(m.get(k) or m["zh"] for m in every) for k in OR}}
 
     def _rule_parts(self, rule, fact: Fact) -> tuple:
         """(the finding's id without its scope instances, its topic's name, its rule, its src) of a
@@ -262,6 +262,9 @@ def tally(findings: list[dict]) -> dict:
         if polarity in row:
             row[polarity] += n
     return out
+
+
+OR = {"zh": "或", "ko": " 또는 ", "en": " or "}  # a meaning that is one of a row's alternatives (悖格或門迫)
 
 
 def _held_first(fact: Fact, pieces: list[Piece]) -> list[Piece]:

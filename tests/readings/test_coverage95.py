@@ -34,7 +34,7 @@ FIRES = [
     ("facts/004/jibing.csv#111", "疾病", None, "2026-01-03T11:00+09:00", "", "004:139", "可投"),
     ("facts/004/jibing.csv#112", "疾病", None, "2026-01-02T07:00+09:00", "", "004:139", "未可用"),
     ("facts/004/jibing.csv#114", "疾病", None, "2026-01-15T03:00+09:00", "", "004:139", "藥蹭蹬"),
-    ("facts/004/jibing.csv#170", "疾病", None, "2026-01-02T19:00+09:00", "@Branch:zi", "004:163", "刑|墓"),  # 刑墓: which held is not walked
+    ("facts/004/jibing.csv#170", "疾病", None, "2026-01-02T19:00+09:00", "@Branch:zi", "004:163", "刑或墓"),  # 刑墓: which held is not walked
     ("facts/004/jibing.csv#172", "疾病", None, "2026-01-01T03:00+09:00", "@Branch:chen", "004:163", "擊迫"),
     ("facts/004/jibing.csv#173", "疾病", None, "2026-01-01T03:00+09:00", "@Branch:hai", "004:163", "擊迫"),
 ]

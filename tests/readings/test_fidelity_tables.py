@@ -91,7 +91,7 @@ def test_house_persons_at_the_asker_palace_only(house):
 
 def test_illness_tables_and_the_cause_at_the_duty_star(illness):
     """時干 病 (4.35.02, reads=body): 太陰 肺勞 骨虛 and 傷門 拘攣 風寒 (004:123), the body part of 己 胃 and of the
-    earth 丁 齒 舌 小腸 (004:127); 值符 病因 (4.36.01): in 值符宮 巽四 天芮 家先作祟, hosted 天禽 城隍 社神 (004:127)."""
+    earth 丁 齒 舌 小腸 (004:127); 值符 病因 (4.36.01): in 值符宮 巽四 天芮 家先作祟, hosted 天禽 城隍 社神 降福 (004:127)."""
     found = _tables(illness)
     lung = _one(found, "時干", "4.31.05", "肺勞")
     assert _walk(lung) == ["己", "STANDS_IN", "艮八", "DEITY", "太陰", "SYMBOLIZES", "肺勞"] and lung["src"] == ["004:123"]
@@ -103,8 +103,8 @@ def test_illness_tables_and_the_cause_at_the_duty_star(illness):
     assert _walk(cause) == ["巽四", "STAR", "天芮", "SYMBOLIZES", "家先作祟"] and cause["path"][0]["slot"] == "值符宮"
     assert cause["bindings"] == {"值符宮": "Palace:p4", "星": "QimenStar:tian_rui"}
     assert cause["id"].startswith("qimen/leixiang/值符宮/QimenStar:tian_rui/facts/004/jibing.csv#")
-    assert _walk(_one(found, "值符宮", "4.32.29", "城隍"))[1:3] == ["STAR_HOSTED", "天禽"]
-    assert {f["meaning"]["zh"] for f in found if "值符宮" in f["bindings"]} == {"家先作祟", "城隍", "社神"}
+    assert _walk(_one(found, "值符宮", "4.32.29", "城隍降福"))[1:3] == ["STAR_HOSTED", "天禽"]
+    assert {f["meaning"]["zh"] for f in found if "值符宮" in f["bindings"]} == {"家先作祟", "城隍降福", "社神降福"}
     assert all(f["variant"] is None for f in found)  # the typo rows (癱毒 …) are read only with variants
 
 
@@ -119,7 +119,7 @@ def test_the_facets_take_the_tables(house, illness):
     assert {"肺勞", "胃", "小腸"} <= set(answers) and answers["胃"]["src"] == ["004:127"]
     assert all(by_id[fid]["rule"]["item"] == "4.32.13" for fid in answers["胃"]["findings"])
     cause = {a["value"]: a for a in _facet(illness, "疾病", "病因")["answer"]}
-    assert {"家先作祟", "城隍", "社神"} <= set(cause) and cause["家先作祟"]["src"] == ["004:127"]
+    assert {"家先作祟", "城隍降福", "社神降福"} <= set(cause) and cause["家先作祟"]["src"] == ["004:127"]
 
 
 def test_a_jia_stem_is_read_where_its_yi_stands():
