@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import click
@@ -24,6 +25,14 @@ def preflight(settings) -> None:
         load_corpus(settings.corpus)
 
 
+def serve_settings(environ, **given):
+    """The served app's settings: the ``LEISHEN_API_*`` variables the user set (in-flight bounds, compute processes
+    …), then what the command line gives (None: not given)."""
+    from leishen.api.settings import Settings
+
+    return dataclasses.replace(Settings.from_env(environ), **{k: v for k, v in given.items() if v is not None})
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to bind (loopback unless told otherwise)")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
@@ -40,8 +49,8 @@ def serve(host, port, backend, uri, user, password, workers, corpus, no_corpus):
 
     from leishen.api.settings import Settings
 
-    settings = Settings(backend=backend, uri=uri, user=user, password=password, corpus=corpus,
-                        use_corpus=not no_corpus)
+    settings = serve_settings(os.environ, backend=backend, uri=uri, user=user, password=password, corpus=corpus,
+                              use_corpus=False if no_corpus else None)
     preflight(settings)
     os.environ.update(settings.to_env())  # every worker builds its app from the same settings
     uvicorn.run("leishen.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,

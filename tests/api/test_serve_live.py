@@ -64,3 +64,14 @@ def test_serve_refuses_a_backend_it_cannot_open_in_one_line():
     for args in (["--backend", "neo4j", "--uri", "bolt://127.0.0.1:1"], ["--corpus", "/nonexistent/corpus"]):
         result = CliRunner().invoke(main, ["serve", *args])
         assert result.exit_code == 2 and result.output.startswith("error: ") and result.output.count("\n") == 1
+
+
+def test_serve_keeps_the_api_settings_the_user_set():
+    """`leishen serve` passes every LEISHEN_API_* setting to its workers: the ones the user set stay (an in-flight
+    bound, the compute processes), the command line's own options override only what they give."""
+    from leishen.cli.serve_cmd import serve_settings
+
+    env = {"LEISHEN_API_MAX_IN_FLIGHT": "3", "LEISHEN_API_COMPUTE_PROCESSES": "0", "LEISHEN_API_BACKEND": "neo4j"}
+    s = serve_settings(env, backend="networkx", uri=None, user=None, password=None, corpus=None, use_corpus=None)
+    assert s.max_in_flight == 3 and s.compute_processes == 0 and s.backend == "networkx"
+    assert s.to_env()["LEISHEN_API_MAX_IN_FLIGHT"] == "3"
