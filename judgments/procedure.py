@@ -136,9 +136,10 @@ def use_gods(found: TopicFindings, info: dict, table: TopicTable, reading: dict,
 
 
 def _read_first(god) -> tuple:
-    """A 用神's place in the list: by rank; at one rank a place the topic's text says to read first (先看: 004:7
-    科試先須論值符, 004:75 出行直使最為重) before its significators."""
-    return god.rank, god.role != "先看"
+    """A 用神's place in the list: the topic's own first, by rank, at one rank a place its text says to read first
+    (先看: 004:7 科試先須論值符, 004:75 出行直使最為重) before its significators; then the general 用神 of a system
+    the topic names none in (use_gods.csv: the Liu Ren 初傳 of a Qimen topic after the topic's 日干 and 時干)."""
+    return god.fact is None, god.rank, god.role != "先看"
 
 
 def set_aside(found: TopicFindings, info: dict, gods: list) -> dict[str, dict]:

@@ -117,7 +117,8 @@ def god_row(fact, props: dict) -> GodRow:
     role = q.get("role", "先看")
     rank = ROLE_RANK.get(role, 0 if role == "significator" and q.get("category") == "person" else 1)
     src = tuple(f"{c.doc}:{c.line}" for c in fact.src)
-    why = fact.note or props.get(fact.object, {}).get("en", "")
+    # a READ_FROM row's note says why its place is read; a significator row is what its object is (時干 → 病, 004:139)
+    why = (fact.note if fact.relation == "READ_FROM" else "") or props.get(fact.object, {}).get("en", "")
     if fact.relation == "READ_FROM" and not q.get("slot"):
         obj = props.get(fact.object, {})
         aim = props.get(q.get("for"), {}).get("name") if q.get("for") else None
