@@ -166,7 +166,8 @@ class Made:
         if held is not None:
             return self.pieces.meaning(self.pieces.node(held))
         every = [meant, *(self.pieces.meaning(self.pieces.node(a)) for a in fact.object_alternatives)]
-        return {"id": fact.object, **{k: OR[k].join(m.get(k) or m["zh"] for m in every) for k in OR}}
+        return {"id": fact.object, **{k: OR[k].join(m.get(k) or m["zh"] for m in every) for k in OR},
+                "one_of": [m["id"] for m in every]}
 
     def _rule_parts(self, rule, fact: Fact) -> tuple:
         """(the finding's id without its scope instances, its topic's name, its rule, its src) of a
