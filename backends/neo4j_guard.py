@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from leishen.backends.cypher_text import bare_code, blank_literals, refuse_writes_and_commands, words
+from leishen.backends.cypher_text import MAX_VALUE_DEPTH, bare_code, blank_literals, refuse_writes_and_commands, words
 from leishen.errors import AnswerTooLarge, CypherRefused
 
 MAX_HOPS = 10
@@ -133,28 +133,32 @@ def _too_large(at_least: int, most: int) -> AnswerTooLarge:
                           "count() instead of collect())")
 
 
-def least_size(value, budget: int) -> int:
+def least_size(value, budget: int, depth: int = 0) -> int:
     """A lower bound of the JSON size of a driver *value* (a list of n values takes at least 2n bytes, a string its
-    length), walked only until it passes *budget*: a list of ten million numbers is judged by its length."""
+    length), walked only until it passes *budget*: a list of ten million numbers is judged by its length. A value
+    whose lists and maps nest more than MAX_VALUE_DEPTH deep is refused (CypherRefused), not recursed into."""
     if isinstance(value, str):
         return len(value) + 2
+    if isinstance(value, (list, tuple, dict)) and depth >= MAX_VALUE_DEPTH:
+        raise CypherRefused(f"a value of the result nests lists or maps more than {MAX_VALUE_DEPTH} deep; "
+                            "return flatter values")
     if isinstance(value, (list, tuple)):
         total = 2 + 2 * len(value)
         for item in value:
             if total > budget:
                 break
-            total += least_size(item, budget - total) - 1
+            total += least_size(item, budget - total, depth + 1) - 1
         return total
     if isinstance(value, dict):
         total = 2
         for key, item in value.items():
             if total > budget:
                 break
-            total += len(key) + 4 + least_size(item, budget - total)
+            total += len(key) + 4 + least_size(item, budget - total, depth + 1)
         return total
     props = getattr(value, "items", None)  # a Node or a Relationship: its properties
     if callable(props):
-        return least_size(dict(props()), budget)
+        return least_size(dict(props()), budget, depth)
     return 1
 
 
