@@ -14,7 +14,6 @@ import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
-from leishen.backends.capabilities import declared
 from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
@@ -36,7 +35,8 @@ from leishen.readings.trail import chart_trail
 
 
 class Reader(Topics, Selecting):
-    """Reads charts against the rules of the graph, on a backend (NetworkX by default).
+    """Reads charts against the rules of the graph, on the backend it is handed (made by
+    :mod:`leishen.service.book`).
 
     *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
     only, never on the chart); it is on by default for a backend that ``keeps_answers`` (NetworkX) and off
@@ -45,12 +45,9 @@ class Reader(Topics, Selecting):
     cache on). *variants* also reads the rows the tables keep as variants of the text (原本作, 沈本作, typo …);
     by default a reading follows the regular rows only."""
 
-    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None, variants: bool = False,
+    def __init__(self, backend, corpus=None, *, cache: bool | None = None, variants: bool = False,
                  recall: bool = True, evaluator: str | None = None):
-        if backend is None:
-            from leishen.backends import get_backend
-            backend = get_backend("networkx")
-        self.backend = declared(backend)
+        self.backend = backend
         self.data = build_graph(corpus)
         if backend.checks_load:  # a server's graph may be older than these tables
             backend.check_loaded_from(self.data)

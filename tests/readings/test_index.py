@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import leishen
 from leishen.loaders.conditions import parse_condition
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.bindings import chart_bindings
 from leishen.readings.evaluate import Context
 from leishen.readings.evaluators import Answers
