@@ -31,7 +31,7 @@ from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_chec
 from leishen.readings.outcomes import Recall
 from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
-from leishen.readings.trail import chart_trail
+from leishen.engine.trail import chart_trail
 
 
 class Reader(Topics, Selecting):

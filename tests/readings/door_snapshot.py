@@ -50,10 +50,12 @@ def digest(reading: dict) -> list:
 
 
 def _topics() -> list[str]:
-    """The ids of the topics that have rules, sorted (from the door when it lists them)."""
-    from leishen.service import readings as door
-    listed = door.topics() if hasattr(door, "topics") else __import__("leishen.readings").readings.topics()
-    return sorted(t["id"] for t in listed)
+    """The ids of the topics that have rules, sorted (service.book lists them; before #37, leishen.readings)."""
+    try:
+        from leishen.service.book import topics
+    except ImportError:
+        from leishen.readings import topics
+    return sorted(t["id"] for t in topics())
 
 
 def take(name: str, count: int, seed: int) -> Path:
