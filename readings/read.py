@@ -23,7 +23,6 @@ from leishen.readings.cache import Kept
 from leishen.readings.evaluate import Context, compile_condition
 from leishen.readings.evaluators import Batched, Case, Plain, ReadingScope, Recalled
 from leishen.readings.protocol import check_registered
-from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates
 from leishen.readings.records import Hops, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
 from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_checks, lore_findings, relation_findings,
@@ -74,14 +73,7 @@ class Reader(Topics, Selecting):
             self.cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(r)
         self.cases = dict(sorted(self.cases.items()))
         self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
-        self.locals_of = locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
-        sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
-        for e in self.data.edges:
-            sources[(e.type, e.dst)].add(e.src)
-        functional = functional_predicates(self.vocab)
-        self.requires_index = RuleIndex(self.requires, locals_of, sources, functional=frozenset(functional))
-        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True, functional=frozenset(functional))
-        self.derived = self._derived_pairs(functional)
+        self.locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
@@ -102,16 +94,6 @@ class Reader(Topics, Selecting):
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state, _pool=None, _pool_lock=threading.Lock())
-
-    def _derived_pairs(self, functional: dict) -> dict:
-        """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
-        (a chart-decided condition, a slot with suffixes, a functional predicate from its fact table, a
-        local of the instance ``at`` names)."""
-        table = fact_values(self.data.facts, functional)
-        derived = defaultdict(list)
-        for where, key in sorted(self.requires_index.derived | self.others_index.derived, key=repr):
-            derived[where].append((key, derived_reader(key, self.vocab, functional, table)))
-        return dict(derived)
 
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
