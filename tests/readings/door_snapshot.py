@@ -4,7 +4,7 @@ trail (issue #37).
     python tests/readings/door_snapshot.py take NAME [--moments 1500] [--seed 37]
     python tests/readings/door_snapshot.py diff NAME_A NAME_B
 
-``take`` charts N random moments (every third with an asker's birth year; :func:`moments`) and reads each
+``take`` charts N random moments (every third with an asker's birth year; ``snapshot.moments``) and reads each
 through :func:`leishen.service.readings.read` twice: in general and under one topic, the topics taken in turn.
 It writes one digest per reading to ``/tmp/leishen-door-NAME.json`` (never into the repo): a hash of every
 finding's (id, path, src, polarity, certainty), one of the judgments and one of the trail, with the finding
@@ -16,25 +16,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import sys
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from snapshot import moments  # noqa: E402  (the same random moments: 1920–2079, every third with a birth year)
 
 
 def _path(name: str) -> Path:
     return Path("/tmp") / f"leishen-door-{name}.json"
-
-
-def moments(n: int, seed: int) -> list[tuple[datetime, int | None]]:
-    """*n* random UTC minutes of 1920–2079, every third with a birth year."""
-    rng = random.Random(seed)
-    start = datetime(1920, 1, 1, tzinfo=timezone.utc)
-    out = []
-    for i in range(n):
-        m = start + timedelta(minutes=rng.randrange(160 * 365 * 24 * 60))
-        out.append((m, m.year - rng.randrange(1, 80) if i % 3 == 0 else None))
-    return out
 
 
 def _hash(value) -> str:
