@@ -128,10 +128,10 @@ SERVER_ONLY = ("answers", "recall", "outcomes", "memo")  # what a reader without
 
 
 def names(r) -> list[str]:
-    """The caches of reader *r* that can be switched off: the stores of its owner (readings/cache.py) and the
-    rule index; for a reader of the code before the owner, the OFF list."""
+    """The caches of reader *r* that can be switched off: the stores of its owner (readings/cache.py) and, in
+    the code before #37, the rule index; for a reader of the code before the owner, the OFF list."""
     if hasattr(r, "kept"):
-        return [*r.kept.stores, "index"]
+        return [*r.kept.stores, *(["index"] if hasattr(r, "requires_index") else [])]
     return [n for n in OFF if n != "none"]
 
 
