@@ -20,7 +20,6 @@ import random
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from leishen.service.book import new_reader
 
 
 def _path(name: str) -> Path:
@@ -47,8 +46,7 @@ def digest(reading: dict) -> tuple[str, list[str]]:
 
 def take(name: str, count: int, seed: int, backend: str, kind: str = "default") -> Path:
     from leishen.engine.chart import ChartRequest, build_chart
-    from leishen.service.book import reader
-    from leishen.readings.read import Reader
+    from leishen.service.book import new_reader, reader
     if backend != "networkx":
         r = _server_reader(backend)
     else:
