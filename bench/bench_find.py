@@ -38,6 +38,7 @@ import startup  # noqa: E402
 from leishen import readings  # noqa: E402
 from leishen.engine.moment import parse_moment  # noqa: E402
 from leishen.judgments.choose import choose  # noqa: E402
+from leishen.service import book
 
 CENTURY_HOURS = 100 * 8766
 
@@ -95,7 +96,7 @@ def whole_dask(year: int, runs: int, env: dict) -> dict:
 
 def in_process(year: int) -> dict:
     """The year judged in this process (reader warm): CPU seconds, hits, moments per second per core."""
-    reader = readings.reader()
+    reader = book.reader()
     start, end = (parse_moment(t) for t in year_span(year))
     list(choose(reader, "出行", start, parse_moment(f"{year}-01-02T00:00+08:00"), verdict="吉"))
     t0 = time.process_time()
@@ -107,7 +108,7 @@ def in_process(year: int) -> dict:
 
 def every_topic_rate(year: int) -> dict:
     """CPU seconds a moment of judging every topic over the year in this process, and a century's cost."""
-    reader = readings.reader()
+    reader = book.reader()
     start, end = (parse_moment(t) for t in year_span(year))
     topics = [t["zh"] for t in reader.topics()]
     t0 = time.process_time()

@@ -30,6 +30,7 @@ from leishen import readings  # noqa: E402
 from leishen.engine.moment import parse_moment  # noqa: E402
 from leishen.judgments import judge  # noqa: E402
 from leishen.judgments.choose import choose  # noqa: E402
+from leishen.service import book
 
 TOPICS = ("射覆", "天時", "出行", "疾病")
 
@@ -79,7 +80,7 @@ def bench_rows(row, charts: int = 300, year: int = 2026, quick: bool = False) ->
     * the year with ``--jobs 2`` against ``--jobs 1``, whole ``leishen find`` processes, wall medians (≥ 1.7×; the
       ratio column is the speed-up)."""
     import startup
-    reader = readings.reader()
+    reader = book.reader()
     sample = random_charts(60 if quick else charts)
     out = []
     for topic in TOPICS:
@@ -142,7 +143,7 @@ def main() -> None:
     ap.add_argument("--year", type=int, default=2026)
     ap.add_argument("--json", help="also write the rows to this file")
     args = ap.parse_args()
-    reader = readings.reader()
+    reader = book.reader()
     charts = random_charts(args.charts)
     rows = [judgment_cost(reader, charts, t) for t in TOPICS]
     y = args.year

@@ -22,6 +22,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from leishen.service import book
+from leishen.service.book import new_reader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -126,10 +128,10 @@ SERVER_ONLY = ("answers", "recall", "outcomes", "memo")  # what a reader without
 
 
 def names(r) -> list[str]:
-    """The caches of reader *r* that can be switched off: the stores of its owner (readings/cache.py) and the
-    rule index; for a reader of the code before the owner, the OFF list."""
+    """The caches of reader *r* that can be switched off: the stores of its owner (readings/cache.py) and, in
+    the code before #37, the rule index; for a reader of the code before the owner, the OFF list."""
     if hasattr(r, "kept"):
-        return [*r.kept.stores, "index"]
+        return [*r.kept.stores, *(["index"] if hasattr(r, "requires_index") else [])]
     return [n for n in OFF if n != "none"]
 
 
@@ -179,7 +181,7 @@ def rows(name: str, count: int) -> dict:
     from leishen.engine.chart import build_chart
     from leishen.readings.read import Reader
     from suite import random_moments
-    backend = readings.reader().backend
+    backend = book.reader().backend
     on, off = Reader(backend), switch_off(name, Reader(backend))
     charts = lambda n, seed: [build_chart(m) for m in random_moments(n, seed)]  # noqa: E731
     first = charts(1, 99)
@@ -213,7 +215,7 @@ def main() -> None:
         chosen = args.only.split(",")
     else:
         from leishen.readings.read import Reader
-        chosen = [*names(Reader()), "all"]
+        chosen = [*names(new_reader()), "all"]
     found: dict = {n: [] for n in chosen}
     for _ in range(args.repeat):
         for name in chosen:

@@ -206,8 +206,42 @@ def _serve_row(name: str, served: list[dict] | str) -> dict:
                f"answered {min(s['ready'] for s in served):.2f} s after the start (wall)")
 
 
+def side_by_side(runs: int = 15) -> dict:
+    """Issue #37's start-up figures, one run, warm cache: the median CPU seconds of kinliuren's one-chart
+    process, of ``leishen chart MOMENT --json`` and of ``leishen read MOMENT --topic 射覆 --json``, and the two
+    ratios to the peer (targets ≤ 1.5× and ≤ 4×)."""
+    folder = Path(tempfile.mkdtemp(prefix="leishen-startup-"))
+    try:
+        env, ls = child_env(folder), leishen_command()
+        commands = {"peer": [sys.executable, str(PEER), MOMENT], "chart": [*ls, "chart", MOMENT, "--json"],
+                    "read 射覆": [*ls, "read", MOMENT, "--topic", "射覆", "--json"]}
+        for command in commands.values():  # bytecode written, cache filled
+            subprocess.run(command, env=env, check=True, capture_output=True)
+        cpu = {name: [] for name in commands}
+        for _ in range(runs):  # interleaved: a change of load falls on every row alike
+            for name, command in commands.items():
+                cpu[name].append(_cpu_of(command, env))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    median = {name: statistics.median(values) for name, values in cpu.items()}
+    return {**{f"{k} ms": round(v * 1e3, 1) for k, v in median.items()}, "runs": runs,
+            "chart ×": round(median["chart"] / median["peer"], 2), "read 射覆 ×": round(median["read 射覆"] / median["peer"], 2),
+            "load": os.getloadavg()[0]}
+
+
+def _cpu_of(command: list[str], env: dict) -> float:
+    """The CPU seconds (user + system) of one run of *command*."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
 if __name__ == "__main__":
     sys.path.insert(0, str(BENCH))
+    if sys.argv[1:2] == ["--side-by-side"]:
+        print(json.dumps(side_by_side(int(sys.argv[2]) if len(sys.argv) > 2 else 15), ensure_ascii=False))
+        sys.exit(0)
     import suite
     for item in bench_startup(suite.row, runs=int(sys.argv[1]) if len(sys.argv) > 1 else 10):
         print(json.dumps(item, ensure_ascii=False))

@@ -12,6 +12,7 @@ import leishen
 from leishen import readings
 from leishen.engine.moment import parse_moment
 from leishen.judgments import judge
+from leishen.service import book
 
 TOPICS = ("科試", "求財", "行人", "出行", "家宅", "疾病", "田禾", "栽植", "蠶", "年景", "射覆", "天時", "穿地")
 VERDICTS = ("吉", "凶", "混", "平", "未定")
@@ -19,7 +20,7 @@ VERDICTS = ("吉", "凶", "混", "平", "未定")
 
 def shares(start: str, end: str, step_hours: int) -> dict[str, Counter]:
     """topic → Counter of its verdicts over the moments of the range."""
-    reader = readings.reader()
+    reader = book.reader()
     moment, last = parse_moment(start), parse_moment(end)
     out = {t: Counter() for t in TOPICS}
     while moment <= last:

@@ -49,7 +49,7 @@ def judgment_options(func):
 def _topic_word(topic, r):
     """The zh name of the topic a user typed (en or ko name, a common word, 占X: service.requests.topic_name);
     a word that names none is refused (exit 2) listing every topic whole."""
-    from leishen.service.requests import topic_name
+    from leishen.service.topicwords import topic_name
     return topic_name(topic, [{"zh": t["zh"], "ko": t.get("ko") or "", "en": t.get("en") or ""} for t in r.topics()])
 
 

@@ -18,7 +18,7 @@ def page_for_reading(moment: str, tz: str | None, topic: str | None, store=None)
     read on *store* (None: the shared embedded reader)."""
     from leishen.engine.calendar import parse_moment
     from leishen.engine.chart import build_chart
-    from leishen.readings import read
+    from leishen.service.book import read
     from leishen.viz import reading_page
     return reading_page(read(build_chart(parse_moment(moment, tz)), topic=topic, backend=store))
 

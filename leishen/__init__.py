@@ -53,7 +53,7 @@ def read(moment_or_chart=None, *, tz: str | None = None, topic: str | None = Non
     (one per topic read and one for the general reading; *options*: the judgment's school options, e.g.
     ``{"timing_stem": "heaven"}``). A chart dict is checked first, as ``leishen read --chart`` checks it
     (ChartError naming the field; about 0.4 ms): to read charts the engine computed without it, use
-    :func:`leishen.readings.read`. Goes through the readings door (:func:`leishen.service.readings.read`)."""
+    :func:`leishen.service.book.read`. Goes through the readings door (:func:`leishen.service.readings.read`)."""
     from leishen.service import readings
     if isinstance(moment_or_chart, dict):
         return readings.read(moment_or_chart, topic=topic, backend=backend, options=options)
@@ -82,8 +82,8 @@ def find(rule: str | None = None, start=None, end=None, *, tz: str | None = None
 
 def graph(backend: str = "networkx"):
     """The lore graph: a NetworkX MultiDiGraph (the embedded default)."""
-    from leishen import readings
-    r = readings.reader(backend)
+    from leishen.service import book
+    r = book.reader(backend)
     r.backend.ensure_loaded()
     return r.backend.graph
 

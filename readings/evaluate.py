@@ -21,7 +21,6 @@ from __future__ import annotations
 from leishen.loaders.conditions import Scope, Vocabulary
 from leishen.readings.bindings import Bindings
 from leishen.readings.graph_leaf import Graph  # noqa: F401  (registers the graph predicates)
-from leishen.readings.index import MAX_ALTERNATIVES, At, at_scope, slot_names
 from leishen.readings.pattern_here import PatternHereLeaf  # noqa: F401  (registers pattern_here)
 from leishen.readings.predicates import Arg, Context, Eq  # noqa: F401
 from leishen.readings.protocol import FAIL, Predicate, compile_condition, holds, register  # noqa: F401
@@ -45,29 +44,6 @@ class All(Predicate):
     @classmethod
     def compile(cls, call, vocab, system, sub):
         return cls([sub(a) for a in call.args])
-
-    @classmethod
-    def keys(cls, call, k):
-        """One alternative of each part that has keys, combined where they bind in the same place (while the
-        product stays within MAX_ALTERNATIVES); else the part with the fewest alternatives."""
-        found = [x for x in (k.of(c) for c in call.args) if x]
-        by_where: dict = {}  # parts whose alternatives all bind in the same place
-        for alts in found:
-            places = {where for where, _ in alts}
-            if len(places) == 1:
-                by_where.setdefault(places.pop(), []).append(alts)
-        if by_where:
-            scope = k.scope
-            where = scope if scope in by_where else None if None in by_where else next(iter(by_where))
-            if where is not None and where != scope:  # separate some() of a scope: separate instances
-                return min(by_where[where], key=len)
-            combined = [(where, frozenset())]
-            for alts in by_where[where]:  # every part must hold: one alternative of each, together
-                product = [(where, p | q) for _, p in combined for _, q in alts]
-                if len(product) <= MAX_ALTERNATIVES:
-                    combined = product
-            return combined if combined[0][1] else by_where[where][0]
-        return min(found, key=len) if found else None
 
     def ev(self, env, ctx, answers):
         wits, inst = [], []
@@ -112,11 +88,6 @@ class Any(Predicate):
     @classmethod
     def compile(cls, call, vocab, system, sub):
         return cls([sub(a) for a in call.args])
-
-    @classmethod
-    def keys(cls, call, k):
-        found = [k.of(c) for c in call.args]
-        return [alt for alts in found for alt in alts] if found and all(found) else None
 
     def ev(self, env, ctx, answers):
         for sub in self.subs:
@@ -207,20 +178,6 @@ class Ranging(Predicate):
                 rd.atom(("inst", scope))
             inner = AT_SCOPES
         self.body.reads(rd.inner(inner))
-
-    @classmethod
-    def keys(cls, call, k):
-        """``some``: the body's keys in the scope's instances; ``at``: those of the one instance it names."""
-        head, body = call.args
-        if k.scope is not None or call.pred == "every":
-            return None
-        if call.pred == "some":
-            return k.of(body, head.name)
-        named = at_scope(head, slot_names(body), k.locals_of)
-        alts = k.of(body, named) if named else None
-        return None if alts is None else [
-            (None, pairs if where is None else frozenset((At(head, slot), v) for slot, v in pairs))
-            for where, pairs in alts]
 
     def slot_args(self):
         return [self.head_arg] if self.head is not None else []

@@ -6,9 +6,9 @@ an evaluator's ``run``, which returns an :class:`Outcome`:
 
 - :class:`Plain`: the reference. Every case of every pattern in scope, then every rule in scope, in order,
   each decided by ``ev``; a check is asked of the backend the first time it is needed (:class:`Answers`);
-- :class:`Batched`: for a server. The rule index leaves out the rules the chart cannot meet, ``need`` collects
-  the checks of the rest (and of the lore readings), and the backend answers them in one ``rule_checks``
-  call (with the relation queries beside it: at most 3 round trips); then as :class:`Plain`;
+- :class:`Batched`: for a server. ``need`` collects the checks of every rule in scope the chart alone does not
+  rule out (and of the lore readings), and the backend answers them in one ``rule_checks`` call (with the
+  relation queries beside it: at most 3 round trips); then as :class:`Plain`;
 - :class:`Recalled`: the accelerated one (NetworkX, answers kept): each rule's outcome recalled under the chart
   values it reads (:mod:`leishen.readings.outcomes`), else evaluated as :class:`Plain` does.
 
@@ -21,7 +21,6 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from leishen.readings.evaluate import need_every
-from leishen.readings.index import present_pairs
 from leishen.readings.records import RuleResult
 
 
@@ -136,14 +135,7 @@ class Batched(Plain):
     """The evaluator for a server (see the module's docstring): one ``rule_checks`` call per reading."""
 
     def run(self, ctx, scope: ReadingScope, extra: set = frozenset(), condition=None) -> Outcome:
-        r, checks = self.r, set()
-        present = None
-        if scope.only is None:  # the rules the chart may meet (the index never changes a result)
-            present = present_pairs(ctx.bindings, r.derived, ctx)
-            possible = {rule.fact for rule in r.requires_index.candidates(present)}
-            cases = [case for case in scope.cases if case.facts <= possible]
-        else:
-            cases = list(scope.cases)
+        r, checks, cases = self.r, set(), scope.cases
         ctx = replace(ctx, undecided=self.need_patterns(ctx, cases, checks))
         if condition is not None:
             condition.need({}, ctx, checks)
@@ -151,18 +143,12 @@ class Batched(Plain):
             findings, held = self.patterns(ctx, cases, answers, maybe=ctx.undecided)
             ctx = replace(ctx, patterns=held, undecided=frozenset())
             return Outcome(findings, answers, 0, len(checks), ctx, condition.ev({}, ctx, answers))
-        others = scope.others if present is None else self.candidates(present, ctx.undecided, ctx, scope)
-        others, early = self.need_others(ctx, others, checks)
+        others, early = self.need_others(ctx, scope.others, checks)
         answers = r.answer(checks | extra)
         findings, held = self.patterns(ctx, cases, answers, maybe=ctx.undecided)
         ctx = replace(ctx, patterns=held, undecided=frozenset())
         tried = sum(len(case.rules) for case in cases) + len(others)
         return Outcome(findings + self.rules(ctx, others, answers, early), answers, tried, len(checks), ctx)
-
-    def candidates(self, present: dict, patterns, ctx, scope: ReadingScope) -> list:
-        """The in-scope rules (other than REQUIRES) the chart may meet, given the patterns that may hold."""
-        chart = present[None][0] | {("pattern", p) for p in patterns}
-        return [rule for rule in self.r.others_index.candidates({**present, None: [chart]}) if rule.fact in scope.facts]
 
     def need_patterns(self, ctx, cases, out: set) -> frozenset:
         """Collect the checks that decide the patterns (every case up to the first the chart alone decides

@@ -6,7 +6,7 @@ backend's answers. See :mod:`leishen.readings.evaluate`.
 
 from __future__ import annotations
 
-from leishen.loaders.conditions import Call, Rel, Slot, Sym, Vocabulary
+from leishen.loaders.conditions import Call, Rel, Slot, Vocabulary
 from leishen.readings.bindings import Bindings
 from leishen.readings.predicates import Arg, Context, follow
 from leishen.readings.protocol import FAIL, Predicate, register_templated, unique_args
@@ -52,26 +52,6 @@ class Graph(Predicate):
     def reads(self, rd):
         for a in self.inputs:
             rd.arg(a)
-
-    @classmethod
-    def keys(cls, call, k):
-        """``has(X, R, N)`` / ``isa(X, N)`` need X among the nodes with such an edge to N (a slot with suffixes: a
-        derived pair); a functional predicate (a fact whose last argument is its qualifier's value: ``stage``,
-        ``kin``) needs the derived pair (the predicate without its value, the value)."""
-        pred, args = call.pred, call.args
-        if pred in ("has", "isa") and isinstance(args[0], Slot) and k.sources is not None:
-            rel, node = (args[1], args[2]) if pred == "has" else (None, args[1])
-            if isinstance(node, Sym) and (rel is None or not rel.reverse):
-                nodes = k.sources.get((rel.type if rel else "MEMBER_OF", node.id))
-                if nodes:
-                    where = k.scope if k.scope and args[0].name in k.locals_of[k.scope] else None
-                    slot = args[0] if args[0].path else args[0].name
-                    return [(where, frozenset({(slot, x)})) for x in sorted(nodes)]
-            return None
-        if pred in k.functional and all(isinstance(a, Slot) for a in args[:-1]) and isinstance(args[-1], Sym):
-            local = k.scope is not None and any(a.name in k.locals_of[k.scope] for a in args[:-1])
-            return [(k.scope if local else None, frozenset({(Call(pred, args[:-1]), args[-1].id)}))]
-        return None
 
     def slot_args(self):
         return unique_args(self.ends)

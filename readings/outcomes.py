@@ -11,7 +11,7 @@ What a condition reads is found from its compiled tree (:func:`reads_of`), as *a
 
 The rules of a reading scope (the systems, the topics, the school options) that read the same atoms form a
 *group*: one lookup per group and chart, under the atoms' values, gives the findings of all its rules. A
-group seen with other values is evaluated (every rule of it, unpruned: the rule index never changes a
+group seen with other values is evaluated (every rule of it, unpruned: pruning never changes a
 result) and kept. The patterns are groups of their own (every case of one pattern). A finding is recalled
 only where it would be found again: ``tests/readings/test_outcomes.py`` reads random charts with and
 without recall and compares the readings.

@@ -42,10 +42,6 @@ class PatternHereLeaf(PatternLeaf):
         for tree in rd.cases(self.system, self.id):
             tree.reads(rd.top())
 
-    @classmethod
-    def keys(cls, call, k):  # (a Qimen palace's: no 課體)
-        return [(None, frozenset({("pattern", call.args[0].id)}))] if k.patterns else None
-
     def ev(self, env, ctx, answers):
         walks = ctx.patterns.get((self.system, self.id))
         if walks is None:

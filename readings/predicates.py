@@ -185,12 +185,6 @@ class PatternLeaf(Predicate):
         if self.system in (None, "liuren"):
             rd.slot("課體")
 
-    @classmethod
-    def keys(cls, call, k):  # found by its REQUIRES rules, or named by the engine as the 課體
-        if not k.patterns:
-            return None
-        return [(None, frozenset({("pattern", call.args[0].id)})), (None, frozenset({("課體", call.args[0].id)}))]
-
     def chart_decided(self):
         return False
 
@@ -276,15 +270,6 @@ class Eq(ChartLeaf):
             return FAIL
         return True, [bound.chain], []
 
-    @classmethod
-    def keys(cls, call, k):
-        args = call.args
-        if isinstance(args[0], Slot) and all(isinstance(a, Sym) for a in args[1:]):
-            where = k.scope if k.scope and args[0].name in k.locals_of[k.scope] else None
-            slot = args[0] if args[0].path else args[0].name  # a slot with suffixes: a derived pair (slot, node)
-            return [(where, frozenset({(slot, a.id)})) for a in args[1:]]
-        return None
-
 
 @register
 class Same(ChartLeaf):
@@ -301,17 +286,6 @@ class Same(ChartLeaf):
         other, obound = self.second.get(env, b)
         return (True, _chain(bound) + _chain(obound), []) if other == value else FAIL
 
-    @classmethod
-    def keys(cls, call, k):
-        return _holds_key(call, k)
-
-
-def _holds_key(call: Call, k) -> list | None:
-    """A chart-decided condition of a slot: the derived pair (the condition, True)."""
-    if not isinstance(call.args[0], Slot):
-        return None
-    local = k.scope is not None and any(isinstance(a, Slot) and a.name in k.locals_of[k.scope] for a in call.args)
-    return [(k.scope if local else None, frozenset({(call, True)}))]
 
 
 @register
@@ -348,10 +322,6 @@ class Over(ChartLeaf):
         rd.arg(self.first, kind="below")  # the earth under the first argument's value
         rd.slot("寄宮")
         rd.slot("日干")
-
-    @classmethod
-    def keys(cls, call, k):
-        return _holds_key(call, k)
 
 
 @register

@@ -7,7 +7,6 @@ Each class states, side by side, what the reading engine asks of a kind of condi
 - ``need(env, ctx, out)``: three-valued (True / False / None = the graph decides), adding to *out* the ground
   checks the backend must answer;
 - ``reads(rd)``: every chart value ``ev`` may read, as atoms (what a recalled outcome is kept under);
-- ``keys(call, k)``: the keys a chart must have for the condition to hold (the rule index), from the call;
 - ``slot_args()``, ``cost()``, ``chart_decided()``: the slots it reads outside inner scopes, what it costs
   to decide, whether the chart alone decides it.
 
@@ -54,11 +53,6 @@ class Predicate:
             rd.unread(self)
         for part in parts:
             part.reads(rd)
-
-    @classmethod
-    def keys(cls, call: Call, k) -> list | None:
-        """The necessary keys of *call* (see :func:`leishen.readings.index.necessary_keys`); None: none known."""
-        return None
 
     def slot_args(self) -> list:
         """The slot arguments this node reads outside any inner scope, each once, in the condition's order."""

@@ -14,7 +14,6 @@ import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
-from leishen.backends.capabilities import declared
 from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition, vocabulary
 from leishen.loaders.rule_coverage import MEANING_RELATIONS
@@ -24,7 +23,6 @@ from leishen.readings.cache import Kept
 from leishen.readings.evaluate import Context, compile_condition
 from leishen.readings.evaluators import Batched, Case, Plain, ReadingScope, Recalled
 from leishen.readings.protocol import check_registered
-from leishen.readings.index import RuleIndex, derived_reader, fact_values, functional_predicates
 from leishen.readings.records import Hops, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
 from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_checks, lore_findings, relation_findings,
@@ -32,11 +30,12 @@ from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_chec
 from leishen.readings.outcomes import Recall
 from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
 from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
-from leishen.readings.trail import chart_trail
+from leishen.engine.trail import chart_trail
 
 
 class Reader(Topics, Selecting):
-    """Reads charts against the rules of the graph, on a backend (NetworkX by default).
+    """Reads charts against the rules of the graph, on the backend it is handed (made by
+    :mod:`leishen.service.book`).
 
     *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
     only, never on the chart); it is on by default for a backend that ``keeps_answers`` (NetworkX) and off
@@ -45,12 +44,9 @@ class Reader(Topics, Selecting):
     cache on). *variants* also reads the rows the tables keep as variants of the text (原本作, 沈本作, typo …);
     by default a reading follows the regular rows only."""
 
-    def __init__(self, backend=None, corpus=None, *, cache: bool | None = None, variants: bool = False,
+    def __init__(self, backend, corpus=None, *, cache: bool | None = None, variants: bool = False,
                  recall: bool = True, evaluator: str | None = None):
-        if backend is None:
-            from leishen.backends import get_backend
-            backend = get_backend("networkx")
-        self.backend = declared(backend)
+        self.backend = backend
         self.data = build_graph(corpus)
         if backend.checks_load:  # a server's graph may be older than these tables
             backend.check_loaded_from(self.data)
@@ -77,14 +73,7 @@ class Reader(Topics, Selecting):
             self.cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(r)
         self.cases = dict(sorted(self.cases.items()))
         self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
-        self.locals_of = locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
-        sources = defaultdict(set)  # (type, node) → nodes with such an edge to it, for the index
-        for e in self.data.edges:
-            sources[(e.type, e.dst)].add(e.src)
-        functional = functional_predicates(self.vocab)
-        self.requires_index = RuleIndex(self.requires, locals_of, sources, functional=frozenset(functional))
-        self.others_index = RuleIndex(self.others, locals_of, sources, patterns=True, functional=frozenset(functional))
-        self.derived = self._derived_pairs(functional)
+        self.locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
         self.ids_by_label = defaultdict(list)
         for nid in sorted(self.labels):
             self.ids_by_label[self.labels[nid]].append(nid)
@@ -105,16 +94,6 @@ class Reader(Topics, Selecting):
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state, _pool=None, _pool_lock=threading.Lock())
-
-    def _derived_pairs(self, functional: dict) -> dict:
-        """scope → [(key, its reader)]: the derived pairs the rule indexes key on, each read per chart
-        (a chart-decided condition, a slot with suffixes, a functional predicate from its fact table, a
-        local of the instance ``at`` names)."""
-        table = fact_values(self.data.facts, functional)
-        derived = defaultdict(list)
-        for where, key in sorted(self.requires_index.derived | self.others_index.derived, key=repr):
-            derived[where].append((key, derived_reader(key, self.vocab, functional, table)))
-        return dict(derived)
 
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the

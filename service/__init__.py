@@ -6,5 +6,6 @@ Every door calls these functions and prints/returns the same JSON-able dicts:
 - ``service.charts``   — chart from a moment or a typed-in chart, with every school option, validated
 - ``service.cypher``   — read-only ad-hoc Cypher on either backend (guard, time limit, row cap)
 - ``service.queries``  — the named-query registry with typed parameters
-- ``leishen.readings`` — read and find (the readings engine is its own package)
+- ``service.readings`` — read and find, the one readings door; ``service.book`` makes its readers (the readings
+  engine, ``leishen.readings``, is its own package and imports no backend)
 """

@@ -48,23 +48,27 @@ class FindDeadline(LeishenError):
 def reader_for(backend=None, uri=None, user=None, password=None, corpus=None):
     """The reader of a backend: the process's shared NetworkX reader (disk-cached) for the default, else a reader
     over the backend named (opened with *uri*, *user*, *password*, *corpus*) or over a backend object."""
-    from leishen import readings
+    from leishen.service import book
     if backend in (None, "networkx") and corpus is None:
-        return readings.reader("networkx")
+        return book.reader("networkx")
     if isinstance(backend, str):
         from leishen.service.lore import open_store
-        return readings.Reader(open_store(backend, uri, user, password, corpus), corpus)
-    return readings._reader(backend)
+        return book.new_reader(open_store(backend, uri, user, password, corpus), corpus)
+    return book.reader_of(backend)
 
 
 def served_reader(store, corpus=None):
     """The reader a long-running door serves with (``leishen serve``, ``leishen mcp``): the disk-cached one over
-    *store* (:func:`leishen.readings.reader_over`, warmed by readings of now), then one reading of every topic
+    *store* (:func:`leishen.service.book.reader_over`, warmed by readings of now), then one reading of every topic
     through this door, so that what the door adds on first use — the judgment tables, the facts the judgments
-    index, the notes — is made before the first request, not during it."""
-    from leishen.readings import reader_over
+    index, the notes — is made before the first request, not during it. Then what the process holds is frozen
+    (``gc.freeze``): the collector no longer walks the graph, the rules and the tables, which live as long as the
+    process, at each of its passes (issue #37)."""
+    import gc
+    from leishen.service.book import reader_over
     made = reader_over(store, corpus)
     read(None, topic="*", reader=made)
+    gc.freeze()
     return made
 
 

@@ -21,6 +21,7 @@ import pytest
 from leishen import diskcache
 from leishen.loaders.corpus import default_corpus_dir
 from leishen.loaders.schema import ontology_dir
+from leishen.service import book
 
 MOMENT = "2026-12-01T10:00+09:00"
 ROOT = Path(__file__).resolve().parent.parent
@@ -245,11 +246,11 @@ def test_reader_over_a_networkx_store_is_the_cached_reader_warmed(tmp_path, monk
     from leishen.backends import get_backend
     monkeypatch.setenv("LEISHEN_CACHE_DIR", str(tmp_path))
     monkeypatch.delenv("LEISHEN_NO_CACHE", raising=False)
-    built = readings.reader_over(get_backend("networkx"))  # no entry yet: built and stored
+    built = book.reader_over(get_backend("networkx"))  # no entry yet: built and stored
     (entry,) = entries(tmp_path)
     store = get_backend("networkx")
     store.ensure_loaded()
-    loaded = readings.reader_over(store)
+    loaded = book.reader_over(store)
     assert loaded is not built and loaded.backend is store and entries(tmp_path) == [entry]
     chart = leishen.chart(MOMENT)
     assert json.dumps(loaded.read(chart, topic="*")) == json.dumps(built.read(chart, topic="*"))

@@ -1,6 +1,6 @@
 """A reading's page: chart slots → the symbols bound to them → the paths of the findings.
 
-Input: the reading dict of :func:`leishen.readings.read` — ``{"findings": [finding, …], …}``, each
+Input: the reading dict of :func:`leishen.service.book.read` — ``{"findings": [finding, …], …}``, each
 finding ``{"id","system","rule":{"fact","name"},"polarity","certainty","bindings":{slot: node_id},
 "path":[{"node":…,"slot":…}, {"rel":…,"src":[…],"chart":bool,"forward":bool}, {"node":…}, …],"evidence":[[hops]],
 "meaning":{"zh","ko","en"},"src":[…]}``.  Slots are coloured by system, finding edges and finding

@@ -118,7 +118,7 @@ def tool_html(reading: dict, lang: str, graph) -> str:
     shows the rest, labelled in *lang*."""
     esc = html.escape
     topics = sorted({f.get("topic") or "" for f in reading.get("findings", ())}, key=lambda t: (t != "", t))
-    from leishen.readings import topics as all_topics
+    from leishen.service.book import topics as all_topics
     named = {t["zh"]: t for t in all_topics()}
     topic_name = lambda t: word(lang, "general") if not t else (named.get(t) or {}).get(lang) or t  # noqa: E731
     rels = sorted({e.kind for e in graph.edges.values() if e.kind not in STRUCTURAL})

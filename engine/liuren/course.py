@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from leishen.engine.calendar import BRANCHES, STEMS, sexagenary_index
 from leishen.engine.liuren.lessons import Lesson, distinct_lessons, heaven_over
-from leishen.engine.liuren.methods import Board, Decision, transmissions_by_ke
+from leishen.engine.liuren.methods import Board, Decision, ke_steps, transmissions_by_ke
 from leishen.engine.liuren.options import LiurenOptions, SpecialOrder
 from leishen.engine.liuren.special import (
     transmissions_by_bazhuan, transmissions_by_bieze, transmissions_by_fanyin, transmissions_by_fuyin,
@@ -36,6 +36,7 @@ class Course:
     transmissions: tuple[int, int, int]
     method: str
     course: tuple[str, ...]
+    steps: tuple = ()  # the 九宗門 steps weighed on the way (:func:`leishen.engine.liuren.methods.ke_steps`)
 
     @property
     def plate(self) -> dict[str, str]:
@@ -101,4 +102,4 @@ def compute_course(day: str, offset: int, options: LiurenOptions = LiurenOptions
     board = Board.build(index % 10, index % 12, offset % 12, options)
     decision = three_transmissions(board)
     return Course(day, offset % 12, board.lessons, decision.transmissions, decision.method,
-                  decision.course + shape_names(decision.transmissions))
+                  decision.course + shape_names(decision.transmissions), ke_steps(board))

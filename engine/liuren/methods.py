@@ -80,6 +80,25 @@ def ke_candidates(board: Board) -> tuple[str, list[Lesson]]:
     return "", []
 
 
+def ke_steps(board: Board) -> tuple:
+    """The 賊剋 → 比用 → 涉害 steps of *board*, as the course's trail shows them: the 剋 candidates and their kind
+    (下賊上 / 上剋下), then, of two or more, those like the day in yin-yang, then, unless one alone is, each
+    candidate's 涉害 depth (the seat counted as the option says). Each step is ``(name, {field: value})`` with
+    lessons as (upper, lower, seat, lower_is_stem)."""
+    kind, candidates = ke_candidates(board)
+    lesson = lambda c: (c.upper, c.lower, c.seat, c.lower_is_stem)  # noqa: E731
+    steps = [("賊剋", {"kind": {"zei": "下賊上", "ke": "上剋下"}.get(kind, kind),
+                     "candidates": tuple(map(lesson, candidates))})]
+    if len(candidates) > 1:
+        alike = like_day(board, candidates)
+        steps.append(("比用", {"like_day": tuple(map(lesson, alike))}))
+        if len(alike) != 1:
+            seat = board.options.shehai_seat is SheHaiSeat.INCLUDE
+            steps.append(("涉害", {"seat_counted": seat, "depths": tuple(
+                (*lesson(c), shehai_depth(c.upper, c.seat, kind, count_seat=seat)) for c in alike or candidates)}))
+    return tuple(steps)
+
+
 def transmissions_by_zeike(board: Board, kind: str, candidates: list[Lesson]) -> Decision | None:
     """賊剋: exactly one 剋 → its upper is 初傳, the plate gives 中 and 末.
 

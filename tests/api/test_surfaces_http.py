@@ -9,7 +9,7 @@ import urllib.parse
 
 import pytest
 
-from leishen.readings import topics as all_topics
+from leishen.service.book import topics as all_topics
 from leishen.service import queries
 from leishen.service import readings as door
 from leishen.service.requests import ReadingsQuery

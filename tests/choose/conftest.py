@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from leishen import readings
+from leishen.service import book
 
 
 @pytest.fixture(scope="session")
 def reader():
-    return readings.reader()
+    return book.reader()

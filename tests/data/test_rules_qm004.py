@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import leishen
-from leishen.readings import reader
+from leishen.service.book import reader
 
 FACTS = Path(__file__).resolve().parents[2] / "ontology" / "facts" / "004"
 

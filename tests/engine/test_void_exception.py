@@ -14,7 +14,7 @@ from leishen.engine.calendar import BRANCHES, sexagenary_index
 from leishen.engine.chart import ChartRequest
 from leishen.engine.liuren.options import LiurenOptions, VoidException
 from leishen.engine.liuren.shensha import void_branches, void_with_exception
-from leishen.readings import reader
+from leishen.service.book import reader
 
 LU = "寅卯巳午巳午申酉亥子"  # 甲 … 癸 祿 (臨官)
 NOON = "T12:00:00+08:00"

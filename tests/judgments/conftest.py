@@ -10,11 +10,12 @@ import pytest
 import leishen
 from leishen import readings
 from leishen.judgments import judge
+from leishen.service import book
 
 
 @pytest.fixture(scope="session")
 def reader():
-    return readings.reader()
+    return book.reader()
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from leishen.loaders.corpus import load_corpus, parse_citation
-from leishen.readings import topics as all_topics
+from leishen.service.book import topics as all_topics
 
 SERVER = StdioServerParameters(command=sys.executable, args=["-m", "leishen.mcpserver"],
                                env={k: v for k, v in os.environ.items() if k.startswith("LEISHEN_")})

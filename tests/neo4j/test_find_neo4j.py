@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from leishen.api import Settings, create_app
+from leishen.service import book
 
 pytestmark = pytest.mark.neo4j
 
@@ -66,7 +67,7 @@ def test_a_dask_cluster_on_neo4j_gives_the_networkx_answer(neo4j_server, neo4j_b
     from leishen.judgments.choose import choose
     from leishen.service.findwork import Source
 
-    reader = readings.reader()
+    reader = book.reader()
     start, end = (parse_moment(t) for t in MONTH)
     embedded = list(choose(reader, "出行", start, end, verdict="凶"))
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",

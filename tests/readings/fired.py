@@ -7,7 +7,7 @@ import random
 from datetime import datetime, timedelta, timezone
 
 from leishen.engine.chart import ChartRequest, build_chart
-from leishen.readings import reader
+from leishen.service.book import reader
 
 
 def chart_of(moment: str) -> dict:

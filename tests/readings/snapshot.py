@@ -46,12 +46,11 @@ def digest(reading: dict) -> tuple[str, list[str]]:
 
 def take(name: str, count: int, seed: int, backend: str, kind: str = "default") -> Path:
     from leishen.engine.chart import ChartRequest, build_chart
-    from leishen.readings import reader
-    from leishen.readings.read import Reader
+    from leishen.service.book import new_reader, reader
     if backend != "networkx":
         r = _server_reader(backend)
     else:
-        r = {"default": reader, "norecall": lambda: Reader(recall=False), "nocache": lambda: Reader(cache=False)}[kind]()
+        r = {"default": reader, "norecall": lambda: new_reader(recall=False), "nocache": lambda: new_reader(cache=False)}[kind]()
     out = {}
     for moment, year in moments(count, seed):
         request = ChartRequest(birth_year=year, sex="male") if year else ChartRequest()

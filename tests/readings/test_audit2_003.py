@@ -13,7 +13,7 @@ import pytest
 
 from leishen.backends import get_backend
 from leishen.engine.chart import build_chart
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.read import Reader
 
 from fired import findings
@@ -120,7 +120,7 @@ def test_the_year_view_seasons_say_when_not_whether():
     """003:79 天蓬所臨之方 … 夏水漂沒: the 年景 rows are read on the 立春 chart (003:75), a 寅 month; their season
     (season= qualifier) is when in the year the event comes, not a condition on the chart's month, so the
     summer flood is found there too (it could never hold on a 立春 chart)."""
-    from leishen.readings import reader as shared_reader
+    from leishen.service.book import reader as shared_reader
     r = shared_reader()
     chart = build_chart(datetime.fromisoformat("2025-02-04T12:00:00+08:00"))
     assert chart["pillars"]["month"][1] == "寅"

@@ -10,7 +10,7 @@ from datetime import datetime
 
 
 from leishen.engine.chart import ChartRequest, build_chart
-from leishen.readings import reader
+from leishen.service.book import reader
 
 
 MENDED = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from fired import chart_of
-from leishen.readings import reader
+from leishen.service.book import reader
 
 
 MENDED = [

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import leishen
 from leishen.engine.chart import ChartRequest, build_chart
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.bindings import chart_bindings
 
 from fired import random_moments

@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 
 from leishen.engine.chart import build_chart
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.read import Reader
 
 from fired import findings

@@ -10,7 +10,7 @@ import copy
 import random
 
 import leishen
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.bindings import Lexicon, chart_bindings
 from leishen.readings.cache import Kept
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import leishen
 from leishen.cli.read_cmds import render_reading
 from leishen.engine.chart import ChartRequest
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.viz.reading import reading_graph
 
 YANG = "2024-06-01T10:00:00+08:00"  # 陽遁 (before 夏至)

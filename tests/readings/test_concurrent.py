@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 import leishen
 from leishen.readings import Reader
+from leishen.service.book import new_reader
 
 ZONES = [timezone(timedelta(hours=h)) for h in (8, 9, 0, -5, 5.5)]
 
@@ -27,8 +28,8 @@ def _key(reading: dict) -> list:
 
 def test_eight_threads_read_as_one():
     charts = [leishen.chart(m) for m in _moments(60, 7)]
-    alone = Reader()
+    alone = new_reader()
     expected = [_key(alone.read(c, topic="*")) for c in charts]
-    shared = Reader()
+    shared = new_reader()
     with ThreadPoolExecutor(8) as pool:
         assert list(pool.map(lambda c: _key(shared.read(c, topic="*")), charts)) == expected

@@ -11,7 +11,7 @@ import pytest
 
 import leishen
 from leishen.engine.chart import ChartRequest
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.service import lore
 
 #: (fact, topic, birth year, moment where it fires, finding id, src, meaning)

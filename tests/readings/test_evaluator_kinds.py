@@ -21,6 +21,7 @@ from leishen.readings.predicates import Arg
 from leishen.readings.protocol import FAIL, Predicate, check_registered, register, unique_args
 from leishen.readings.records import GraphWitness, PathCheck
 from leishen.readings.read import Reader
+from leishen.service.book import new_reader
 
 ROW = {"args": ["slot|node", "slot|node"], "decided_by": "graph", "en": "A's branch clashes with B's (沖)"}
 
@@ -98,7 +99,7 @@ def read_clashes(reader: Reader) -> tuple[dict, dict]:
 
 @pytest.fixture(scope="module")
 def readers():
-    return Reader(), Reader(cache=False)
+    return new_reader(), new_reader(cache=False)
 
 
 def test_a_new_kind_is_one_class_and_one_row(readers):

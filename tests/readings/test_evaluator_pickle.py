@@ -11,6 +11,7 @@ from fired import random_moments
 from leishen.backends import get_backend
 from leishen.engine.chart import build_chart
 from leishen.readings.read import Reader
+from leishen.service.book import new_reader
 
 
 def _key(reading: dict) -> list:
@@ -23,7 +24,7 @@ def charts():
 
 
 def test_a_pickled_reader_reads_as_the_original(charts):
-    original = Reader()
+    original = new_reader()
     cold = pickle.loads(pickle.dumps(original))  # before any reading
     for chart in charts[:12]:
         original.read(chart, topic="*")
@@ -36,7 +37,7 @@ def test_a_pickled_reader_reads_as_the_original(charts):
 
 
 def test_a_pickled_reader_takes_another_backend(charts):
-    original = Reader()
+    original = new_reader()
     state = original.__getstate__()
     copy = pickle.loads(pickle.dumps(original))
     copy.backend = get_backend("networkx")  # a fresh backend handed to the copy

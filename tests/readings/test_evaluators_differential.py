@@ -16,6 +16,7 @@ from leishen.readings.read import Reader
 
 sys.path.insert(0, str(Path(__file__).parent))
 from snapshot import digest, moments  # noqa: E402
+from leishen.service.book import new_reader
 
 CHARTS = 3000
 SAMPLE = {"recalled": CHARTS, "batched": 1500}  # charts compared, per evaluator
@@ -34,14 +35,14 @@ def charts():
 @pytest.fixture(scope="module")
 def plain_digests(charts):
     """The plain evaluator's readings (the reference): every rule evaluated, nothing recalled."""
-    plain = Reader(recall=False)
+    plain = new_reader(recall=False)
     assert plain.evaluator_now() is plain.evaluators["plain"]
     return [digest(plain.read(chart, topic="*")) for _, chart in charts]
 
 
 @pytest.mark.parametrize("kind", ["recalled", "batched"])
 def test_an_evaluator_reads_as_the_plain_one(kind, charts, plain_digests):
-    reader = Reader() if kind == "recalled" else Reader(cache=False)
+    reader = new_reader() if kind == "recalled" else new_reader(cache=False)
     assert reader.evaluator_now() is reader.evaluators[kind]
     count = SAMPLE[kind]
     differ = [moment.isoformat() for (moment, chart), want in zip(charts[:count], plain_digests)

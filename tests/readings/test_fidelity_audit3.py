@@ -24,8 +24,9 @@ import pytest
 from fired import chart_of
 
 from leishen.engine.chart import ChartRequest, build_chart
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.read import Reader
+from leishen.service.book import new_reader
 
 FACTS = Path(__file__).resolve().parents[2] / "ontology" / "facts"
 K, B, J = "facts/004/kesi.csv", "facts/004/jibing.csv", "facts/004/jiazhai.csv"
@@ -154,7 +155,7 @@ def test_a_recalled_outcome_knows_the_naming():
     A chart that names its deities 勾陳 朱雀 with options that do not say so (as a chart typed by hand may) read
     after the modern chart of the same plate gives what a reader that recalls nothing gives (without the name among
     the values read, 元武壬癸 was recalled for the 朱雀 palace)."""
-    moment, plain, shared = datetime.fromisoformat("1945-04-23T14:07:00+00:00"), Reader(recall=False), Reader()
+    moment, plain, shared = datetime.fromisoformat("1945-04-23T14:07:00+00:00"), new_reader(recall=False), new_reader()
     modern, named = build_chart(moment), copy.deepcopy(build_chart(moment, BY_DUN))
     named["qimen"]["options"] = copy.deepcopy(modern["qimen"]["options"])
     assert {c["deity"] for c in named["qimen"]["palaces"].values()} >= {"勾陳", "朱雀"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 import leishen
-from leishen.readings import reader
+from leishen.service.book import reader
 
 BOTH, ONE = "2024-02-19T01:30+08:00", "2024-02-10T03:30+08:00"
 

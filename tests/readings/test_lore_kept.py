@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 import leishen
-from leishen.readings import reader
+from leishen.service.book import reader
 
 LORE = {"kin", "stages", "vigour", "relations", "leixiang", "shensha"}
 TOPICS = (None, "*", "人物")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import leishen
+from leishen.service.book import new_reader
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,7 @@ def test_the_places_a_shensha_counts_are_the_seen_at_rows():
     """Where a 神煞 counts is data: the SEEN_AT rows of 000-S05.g1 (000:23 干支三傳占時本命), in row order;
     ``lessons=all`` adds the 2nd lesson's upper after 干上 and the 4th's after 支上."""
     from leishen.readings.lore import lesson_places, shensha_places
-    r = leishen.readings.reader()
+    r = leishen.service.book.reader()
     seen = [f for f in r.data.facts if f.relation == "SEEN_AT" and f.subject == "Shensha:神煞"]
     assert [str(c) for f in seen for c in f.src] == ["000:23"] * 7
     assert r.shensha_places == shensha_places(r.data.facts) == ("干上", "支上", "初傳", "中傳", "末傳", "占時", "本命")
@@ -85,7 +86,7 @@ def test_a_place_left_out_of_the_seen_at_rows_is_not_read():
     (the chart of the test above)."""
     from leishen.readings.lore import shensha_places
     from leishen.readings.read import Reader
-    r = Reader()
+    r = new_reader()
     r.shensha_places = shensha_places([f for f in r.data.facts if f.object != "Concept:干上"])
     chart = leishen.chart("2026-12-01T10:00+09:00")
     assert [f for f in r.read(chart)["findings"] if f["query"] == "shensha"] == []

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 import leishen
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.read import Reader
 
 TOPICS = (None, "*", "求財")

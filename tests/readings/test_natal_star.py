@@ -9,13 +9,14 @@ from leishen import readings
 from leishen.cli.main import main
 from leishen.engine.chart import ChartRequest, build_chart
 from leishen.engine.moment import parse_moment
+from leishen.service import book
 
 MOMENT = "2026-12-01T10:00+09:00"
 
 
 def _reading(birth_year):
     chart = build_chart(parse_moment(MOMENT), ChartRequest(birth_year=birth_year, sex="male" if birth_year else None))
-    return chart, readings.reader().read(chart)
+    return chart, book.reader().read(chart)
 
 
 def test_the_natal_star_is_the_year_star_of_the_birth_year():

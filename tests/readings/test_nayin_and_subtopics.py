@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 import leishen
 from leishen.cli.main import main
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.bindings import chart_bindings, nayin_phase
 
 NIGHT, NOON = "2024-02-10T01:30+08:00", "2024-02-10T12:00+08:00"

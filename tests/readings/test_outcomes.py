@@ -11,13 +11,14 @@ import pytest
 from leishen.engine.chart import build_chart
 from leishen.readings.outcomes import reads_of
 from leishen.readings.read import Reader
+from leishen.service.book import new_reader
 
 SHANGHAI = timezone(timedelta(hours=8))
 
 
 @pytest.fixture(scope="module")
 def readers():
-    return Reader(), Reader(recall=False)
+    return new_reader(), new_reader(recall=False)
 
 
 def _moments(count: int, seed: int) -> list[datetime]:

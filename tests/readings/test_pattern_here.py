@@ -10,7 +10,7 @@ import pytest
 from leishen.backends import get_backend
 from leishen.engine.chart import build_chart
 from leishen.loaders.conditions import ConditionError
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.read import Reader
 
 # 天任 in 艮八; 三奇入墓 in 乾六, 格 in 坎一, 六儀擊刑 in 巽四; and a whole-plate 伏吟 (天蓬 and 休門 at home)

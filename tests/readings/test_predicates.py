@@ -11,7 +11,7 @@ import pytest
 
 import leishen
 from leishen.loaders.conditions import vocabulary
-from leishen.readings import reader
+from leishen.service.book import reader
 
 CASES = [  # (predicate, system, holds, does not hold)
     ("eq", None, "eq(初傳, Branch.午)", "eq(初傳, Branch.子)"),
@@ -102,7 +102,7 @@ def test_void_is_the_void_of_the_rules_own_system():
     """2024-02-19 12:00 is a 癸丑 day (Liu Ren 旬空 寅卯) at a 戊午 hour (Qimen 空亡 子丑): the day branch 丑
     is void for a Qimen rule and not for a Liu Ren one."""
     import leishen
-    from leishen.readings import reader
+    from leishen.service.book import reader
     chart = leishen.chart("2024-02-19T12:00+08:00")
     assert chart["liuren"]["void"] == ["寅", "卯"] and chart["qimen"]["void"] == ["子", "丑"]
     r = reader()

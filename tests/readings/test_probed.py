@@ -9,6 +9,7 @@ import pytest
 
 import leishen
 from leishen.readings import Reader
+from leishen.service.book import new_reader
 
 
 def _ids(reading):
@@ -66,7 +67,7 @@ def test_variant_rows_are_read_only_when_asked():
     moment = "2079-12-12T01:00+08:00"
     regular = [f for f in leishen.read(moment)["findings"] if f["id"].startswith("liuren/relations/太歲-初傳/")]
     assert [(f["rule"]["fact"], f["variant"]) for f in regular] == [("facts/000/relations.csv#13", None)]
-    both = [f for f in Reader(variants=True).read(leishen.chart(moment))["findings"]
+    both = [f for f in new_reader(variants=True).read(leishen.chart(moment))["findings"]
             if f["id"].startswith("liuren/relations/太歲-初傳/")]
     assert sorted((f["rule"]["fact"], f["variant"]) for f in both) == [("facts/000/relations.csv#13", None),
                                                                       ("facts/000/relations.csv#14", "typo")]
@@ -111,7 +112,7 @@ def test_the_graph_checks_walk_a_variant_relation_only_when_asked():
 
     assert walked(leishen.read(moment, topic="*")) == set()
     assert "liuren/stages/末傳/LifeStage:di_wang" not in _ids(leishen.read(moment))
-    with_variants = Reader(variants=True).read(chart)
+    with_variants = new_reader(variants=True).read(chart)
     assert "liuren/stages/末傳/LifeStage:di_wang" in walked(with_variants)
     found = next(f for f in with_variants["findings"] if f["id"] == "liuren/stages/末傳/LifeStage:di_wang")
     assert found["variant"] == "text"
@@ -134,7 +135,8 @@ def test_lore_findings_show_the_options_of_their_system_and_a_typed_copy_reads_a
     from leishen.engine.liuren.options import LiurenOptions
     chart = leishen.chart("2026-12-01T10:00+09:00", request=ChartRequest(liuren=LiurenOptions.from_mapping(
         {"noble_table": "daquan"})))
-    computed = leishen.readings.read(chart, topic="*")
+    from leishen.service import book
+    computed = book.read(chart, topic="*")
     for f in computed["findings"]:
         section = chart[f["system"]]["options"]
         assert f["options"] == {k: v for k, v in section.items() if v is not None}, f["id"]
@@ -150,7 +152,8 @@ def test_lore_findings_show_the_options_of_their_system_and_a_typed_copy_reads_a
 def test_the_readings_package_is_reachable_from_import_leishen_alone():
     import subprocess
     import sys
-    code = "import leishen; print(len(leishen.readings.read(leishen.chart('2026-12-01T10:00+09:00'))['findings']) > 0)"
+    code = ("import leishen; print(leishen.readings.Reader.__name__ == 'Reader' and "
+            "len(leishen.read(leishen.chart('2026-12-01T10:00+09:00'))['findings']) > 0)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.stdout.strip() == "True", out.stderr
 

@@ -16,7 +16,7 @@ import leishen
 from leishen.cli.main import main
 from leishen.engine.calendar import BRANCHES, STEMS
 from leishen.engine.liuren.tables import STEM_LODGING
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.bindings import HOSTS, PALACE_NAMES, QIMEN_CELL
 
 ZONES = [timezone(timedelta(hours=h)) for h in (8, 9, 0, -5, 5.5, 3, -8, 10)]
@@ -268,6 +268,6 @@ def test_the_shared_reader_is_one_however_it_is_named():
     """``reader()``, ``reader("networkx")`` and ``reader(backend="networkx")`` hand out the one shared reader,
     the one ``leishen.read`` reads with (a second would be built, at about a second and its own caches, for a
     call spelt differently)."""
-    from leishen.readings import _reader
+    from leishen.service.book import reader_of as _reader
     shared = reader()
     assert reader("networkx") is shared and reader(backend="networkx") is shared and _reader(None) is shared

@@ -16,7 +16,7 @@ from leishen.engine.liuren.options import LiurenOptions, StandardTables
 from leishen.errors import CitationError
 from leishen.loaders.build import build_graph, check_citations, read_registry
 from leishen.loaders.corpus import load_corpus, parse_citation
-from leishen.readings import reader
+from leishen.service.book import reader
 from leishen.readings.bindings import chart_bindings
 from leishen.readings.standard import nayin_names
 

@@ -11,7 +11,7 @@ import random
 import leishen
 from leishen.engine.typedcheck import validate_typed_chart
 from leishen.errors import ChartError
-from leishen.readings import reader
+from leishen.service.book import reader
 
 WRONG = ["", "X", "甲", "子", "Branch:zi", 0, -1, 99, None, [], {}, "甲子甲子", "天蓬", "休門", "坎", "1", 3.5, True, "八"]
 

@@ -104,7 +104,7 @@ def test_reading_page_draws_slots_paths_and_findings(reading):
 
 
 def test_reading_page_of_a_real_reading(chart, nx_backend):
-    from leishen.readings import read
+    from leishen.service.book import read
     reading = read(chart, topic=None, backend=nx_backend)
     assert reading["findings"]
     page = reading_page(reading)

@@ -52,7 +52,7 @@ def test_view_errors_exit_2(tmp_path):
 def test_view_reading_of_a_moment(tmp_path):
     from leishen.engine.calendar import parse_moment
     from leishen.engine.chart import build_chart
-    from leishen.readings import read
+    from leishen.service.book import read
     from pagedata import reading_node_ids
     out = tmp_path / "reading.html"
     result = run("--reading", "2026-12-01T09:00", "--tz", "Asia/Shanghai", "-o", str(out))

@@ -11,7 +11,7 @@ from leishen.viz.words import chart_hop_words, path_words, relation_words
 
 
 def test_every_relation_of_a_real_reading_is_named_in_three_languages(chart, nx_backend):
-    from leishen.readings import read
+    from leishen.service.book import read
     reading = read(chart, topic="*", backend=nx_backend)
     rels = {h["rel"] for f in reading["findings"] for hops in [f["path"], *(f.get("evidence") or [])]
             for h in hops if "rel" in h}

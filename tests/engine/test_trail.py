@@ -28,7 +28,7 @@ def test_qimen_trail():
 
 def test_trail_steps_are_each_readings_own():
     """The steps of a board are worked out once; each trail gets its own copy, so changing one changes no other."""
-    from leishen.readings.trail import chart_trail
+    from leishen.engine.trail import chart_trail
     chart = leishen.chart("2017-09-21T05:00+08:00")
     first = chart_trail(chart)["liuren"]["steps"]
     again = chart_trail(chart)["liuren"]["steps"]

@@ -1,0 +1,112 @@
+"""Where readers are made: the one place a :class:`leishen.readings.Reader` is given its backend (issue #37).
+
+readings/ imports no backend: a reader reads over the backend it is handed. This module makes them —
+
+- :func:`reader`: the reader of a named backend, shared per process and configuration; the NetworkX default
+  one comes from the disk cache (:func:`kept_reader`), where it is stored once per graph fingerprint (the code,
+  the tables and the texts), without its backend;
+- :func:`new_reader`: a reader of its own (a test comparing evaluators, a bench switching a store off);
+- :func:`reader_over`: the reader a long-running door serves with, warmed by readings of now.
+
+The doors reach these through :mod:`leishen.service.readings` (``reader_for``, ``served_reader``).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from leishen.backends.capabilities import declared
+from leishen.readings.read import Reader
+
+__all__ = ["reader", "new_reader", "reader_of", "kept_reader", "reader_over", "warm", "read", "topics"]
+
+
+def new_reader(backend=None, corpus=None, **options) -> Reader:
+    """A reader of its own over *backend* (a backend object; None: a new NetworkX one) and *corpus*; *options*:
+    those of :class:`Reader` (cache, variants, recall, evaluator). BackendError when *backend* does not declare
+    the capabilities a reader relies on."""
+    if backend is None:
+        from leishen.backends import get_backend
+        backend = get_backend("networkx", corpus=corpus)
+    return Reader(declared(backend), corpus, **options)
+
+
+def reader(backend: str = "networkx", **config) -> Reader:
+    """The shared reader of the named backend, made once per process and configuration (however it is named:
+    ``reader()``, ``reader("networkx")`` and ``reader(backend="networkx")`` are one reader)."""
+    return _shared(backend, tuple(sorted(config.items())))
+
+
+@lru_cache(maxsize=8)
+def _shared(backend: str, config: tuple) -> Reader:
+    """The reader :func:`reader` shares: the NetworkX default one from the disk cache, any other made."""
+    from leishen.backends import get_backend
+    store = get_backend(backend, **dict(config))
+    if backend == "networkx" and not config:
+        return kept_reader(store)
+    return new_reader(store)
+
+
+def reader_of(backend) -> Reader:
+    """The shared reader of a backend named (None: NetworkX), or a new reader over a backend object."""
+    if backend is None or isinstance(backend, str):
+        return reader(backend or "networkx")
+    if not callable(getattr(backend, "run", None)):
+        from leishen.errors import BackendError
+        raise BackendError(f"backend: expected a backend name (networkx, neo4j) or a backend, found "
+                           f"{type(backend).__name__}")
+    return new_reader(backend)
+
+
+def kept_reader(store, corpus=None) -> Reader:
+    """The default reader (rules compiled, over the NetworkX graph of *corpus*) on the NetworkX backend *store*,
+    from the disk cache (:mod:`leishen.diskcache`) when an entry of the same code, tables and texts is there,
+    else made and stored. The entry holds the graph records, the graph and the reader without its backend;
+    *store* takes the entry's graph, and the records become what ``build_graph`` returns in this process. An
+    entry that cannot be read for any reason is made again."""
+    from leishen import diskcache
+    from leishen.loaders import build
+    if not diskcache.enabled():
+        return new_reader(store, corpus)
+    source = build.graph_source(corpus)
+    key = diskcache.entry_key("reader", build.graph_key(source))
+    entry = diskcache.load("reader", key, shared={"backend": store})
+    if isinstance(entry, dict) and isinstance(entry.get("reader"), Reader) and entry["reader"].backend is store:
+        store.graph = entry["graph"]
+        build.keep_graph(source, entry["data"])
+        return entry["reader"]
+    made = new_reader(store, corpus)
+    store.ensure_loaded()  # stored before any reading: what the reader keeps between readings is made in each process
+    diskcache.store("reader", key, {"data": made.data, "graph": store.graph, "reader": made}, shared={"backend": store})
+    return made
+
+
+def reader_over(store, corpus=None) -> Reader:
+    """A reader of the backend *store* for a long-running process (``leishen serve``, ``leishen mcp``): the
+    disk-cached one for a NetworkX store of the default configuration, warmed by readings of now so that the
+    first request finds every table made."""
+    from leishen.backends.networkx_backend import NetworkXBackend
+    made = kept_reader(store, corpus) if type(store) is NetworkXBackend else new_reader(store, corpus)
+    warm(made)
+    return made
+
+
+def warm(r: Reader) -> None:
+    """Read one chart of every system, as the general reading and with every topic: the modules a reading imports
+    are imported and the tables a reader makes on first use are made, so the first chart a user asks is read as
+    fast as the next (a reading is the same whatever the reader read before)."""
+    from leishen.engine.chart import build_chart
+    from leishen.engine.moment import parse_moment
+    chart = build_chart(parse_moment(None))  # now: this year's calendar tables made too
+    for topic in (None, "*"):
+        r.read(chart, topic=topic)
+
+
+def read(chart: dict, *, topic: str | None = None, backend=None) -> dict:
+    """The reading (findings only, no judgments) of a chart dict, computed or typed in."""
+    return reader_of(backend).read(chart, topic=topic)
+
+
+def topics(backend=None) -> list[dict]:
+    """The topics that have rules."""
+    return reader_of(backend).topics()
