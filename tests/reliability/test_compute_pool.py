@@ -44,10 +44,13 @@ def test_readings_are_computed_in_worker_processes_and_a_dead_worker_is_a_503():
         for pid in workers:
             os.kill(pid, signal.SIGKILL)
         answers = [fetch(moment_url(base, n))[::2] for n in range(4)]
-        assert answers[0][0] in (200, 503), answers[0]
+        deadline = time.monotonic() + 60  # a fresh pool warms in seconds, longer on a loaded machine
+        while answers[-1][0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.5)
+            answers.append(fetch(moment_url(base, len(answers)))[::2])
         for status, body in answers:
             assert status == 200 or (status == 503 and "worker process" in body["error"]), (status, body)
-        assert answers[-1][0] == 200
+        assert answers[-1][0] == 200, answers[-1]
         assert fetch(base + READING)[2] == reading  # the fresh workers answer as the first did
         assert fetch(base + "/health")[0] == 200
 
