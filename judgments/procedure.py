@@ -244,8 +244,7 @@ def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict
                             "ko": f"용신: {g.slot}（{g.role}）"})
     for f in found.qualifying:
         if ranks[f["id"]][0] < OTHER_PLACES:
-            own = any(str(c).startswith("000:") for c in f["src"])  # 000's rule, for 000's own lines only
-            cited = " (000:3, 000:23)" if f["system"] == "liuren" and own else ""
+            cited = " (000:3, 000:23)" if f["system"] == "liuren" and of_000(f) else ""  # 000's rule, its own lines
             add(f["id"], {"en": f"read at the 用神: qualifies it{cited}", "zh": "臨用神", "ko": "용신에 임하여 그것을 규정한다"})
     for f in found.leixiang:
         add(f["id"], {"en": "類神: what the 用神 stands for in the topic's domains", "zh": "類神", "ko": "유신"})
@@ -275,7 +274,7 @@ def not_asked(facets: list[dict]) -> list[dict]:
     return facets
 
 
-def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, info: dict, places: dict) -> list[dict]:
+def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, places: dict) -> list[dict]:
     """What else holds for the topic and decides nothing: the topic's weighed findings that are no reason (each
     meaning once), then the general lines named beside every topic (:func:`general_line`: the day's centre star,
     003:3–11, and the Liu Ren 格局, 000:3–15), which no 004 topic's procedure reads, and the Liu Ren lines of 000
@@ -287,9 +286,8 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, inf
         key = (f["meaning"].get("zh"), f["polarity"])
         if f["id"] not in shown and key not in meanings and f.get("certainty") == "holds":
             meanings.add(key)
-            i = info.get(f["rule"]["fact"])
             out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
-                        "src": list(f["src"]), "avoid": i is not None and i.relation == "AVOIDS",
+                        "src": list(f["src"]), "avoid": avoids(f),
                         "general": f.get("topic") is None})
     return out
 
@@ -297,8 +295,13 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, inf
 def liuren_at_god(f: dict, places: dict) -> bool:
     """A general Liu Ren line of 000 that carries 吉 or 凶 and is read at one of the judgment's Liu Ren 用神 (000:23:
     a 神煞 counts where it is seen, 干上 支上 and the transmissions; 000:83 白虎 以災喪論 on the 支上)."""
-    return (f["system"] == "liuren" and f["polarity"] in ("吉", "凶") and any(str(c).startswith("000:") for c in f["src"])
+    return (f["system"] == "liuren" and f["polarity"] in QUALIFYING and of_000(f)
             and place_rank(f, places, OTHER_PLACES) < OTHER_PLACES)
+
+
+def of_000(f: dict) -> bool:
+    """Whether a finding cites a line of 000 (the Liu Ren 格局, 神煞 and 類象 text)."""
+    return any(str(c).startswith("000:") for c in f["src"])
 
 
 GENERAL_LINES = {"003": range(3, 12), "000": range(3, 16)}  # the day's centre star (003:3–11), the 格局 (000:3–15)
@@ -324,7 +327,8 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     aside = set_aside(found, index.info, gods)
     live = [f for f in found.weigh if f["id"] not in aside] if aside else found.weigh
     answering = answers_of(table, live, index.info, reader.props)
-    ranks = ranks_of(ranked(found, answering), god_places(gods))
+    places = god_places(gods)
+    ranks = ranks_of(ranked(found, answering), places)
     cands, asks = facet_candidates(table, answering, ranks, aims_by_finding([a.finding for a in answering], gods))
     facets = not_asked(exclusive_answers(topic_id, [answer_facet(fc, cs, qs)
                                                     for fc, cs, qs in zip(table.facets, cands, asks)]))
@@ -338,7 +342,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
             "use_god": [use_god_json(g, reader.props, by_id.get(g.finding)) for g in gods], "facets": facets,
             "reasons": reasons,
             "overridden": overridden_json(aside, by_id),
-            "also": also_of(found, reasons, aside, reading, index.info, god_places(gods)) if topic_id else [],
+            "also": also_of(found, reasons, aside, reading, places) if topic_id else [],
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
             "when": when, "undated": undated,
             "read_on": read_on, "method": method_steps(found.methods, table),

@@ -161,14 +161,11 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
         if gate is not None:
             undated.append(not_found(fact, props, gate))
             continue
-        by_star = star_dated(fact, props)
-        if fact.when and fact.id not in held and not by_star:
+        if fact.when and fact.id not in held:
             undated.append(condition_unmet(fact, props))  # 004:47: 時馬繫日支 does not hold on this chart
             continue
-        # a star-dated row (003:51, 003:55, 003:63) dates what was found, wherever it was found: by the palaces
-        # where it was found, else by the palace of the star the row names (003:55 天柱為雨師, found by 003:19)
         own = dated_events().get((table.topic, fact.object))
-        palaces = found_palaces(facets, own[0], by_id) if own and by_star else []
+        palaces = found_palaces(facets, own[0], by_id) if own and star_dated(fact, props) else []
         for entry in times_entry(fact, chart, props, stem_plate, palaces):
             dated.append({**entry, "speed": speed if entry["for"]["zh"] == "雨" else None})
     return dated, undated
