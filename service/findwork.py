@@ -98,10 +98,12 @@ def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, execut
         return
     with workers(jobs, executor) as executors:
         futures, held = [], 0
-        for part in parts:  # (to the share its middle moment falls in)
-            futures.append(executors[(2 * held + len(part)) * len(executors) // (2 * len(every))].submit(work, part))
-            held += len(part)
         try:
+            with interrupts_held():
+                for part in parts:  # (to the share its middle moment falls in)
+                    futures.append(executors[(2 * held + len(part)) * len(executors) // (2 * len(every))]
+                                   .submit(work, part))
+                    held += len(part)
             for part, future in zip(parts, futures):
                 try:
                     yield part[-1], len(part), future.result()
@@ -124,10 +126,28 @@ def dead_workers(executors: list[Executor]) -> str:
                      for pid, code in ended.items()) or "a worker process"
 
 
+@contextmanager
+def interrupts_held() -> Iterator[None]:
+    """Ctrl-C held back while the worker processes are forked and their work submitted: a SIGINT then waits until
+    the pools are whole (a pool interrupted half-started cannot be shut down), and a worker is born with it blocked
+    until :func:`_worker_start` ignores it (one interrupted in its start prints a traceback)."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _worker_start(parent: int) -> None:
-    """A pool worker's start: Ctrl-C is the parent's to handle (the worker prints nothing), and the worker ends
-    itself when the process that started it is gone (killed: nothing would ever ask it for more)."""
+    """A pool worker's start: Ctrl-C is the parent's to handle (the worker prints nothing; it is born with SIGINT
+    blocked by :func:`interrupts_held`, ignored here, then unblocked), and the worker ends itself when the process
+    that started it is gone (killed: nothing would ever ask it for more)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def watch() -> None:
         while os.getppid() == parent:
