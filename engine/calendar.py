@@ -1,8 +1,9 @@
 """Calendar layer: moments, the 24 solar terms and the four pillars (四柱).
 
 Every chart starts here. The astronomy (the instants of the 24 節氣) comes from
-lunar_python 1.4.8 (``LunarYear.getJieQiJulianDays``); this module only caches those
-instants per Gregorian year and does the sexagenary arithmetic on top of them.
+lunar_python 1.4.8 (the arithmetic of ``LunarYear.getJieQiJulianDays``, term by term, so that a chart
+computes the few terms it reads and not a lunar year's months); this module caches those instants and does
+the sexagenary arithmetic on top of them.
 
 Conventions (see docs/calendar.md):
 
@@ -23,9 +24,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
+from math import floor
 from typing import NamedTuple
 
-from lunar_python import LunarYear, Solar
+from lunar_python import Solar
+from lunar_python.util import ShouXingUtil
 
 from leishen.engine.moment import (  # noqa: F401  (re-exported: the calendar's public API)
     MAX_YEAR, MIN_YEAR, chart_clock, check_moment, equation_of_time, parse_moment, true_solar_time,
@@ -49,6 +52,9 @@ DAY_BOUNDARIES = ("23:00", "00:00")
 # lunar_python's table for lunar year Y starts at 大雪 of Y-1 (position 20 in SOLAR_TERMS).
 _TABLE_FIRST_TERM = 20
 _LICHUN_SLOT = 4  # 大雪 冬至 小寒 大寒 立春: 立春 of the table's own year
+_SLOTS = 31  # 大雪 of year-1 … 驚蟄 of year+1
+_SLOT_POSITIONS = tuple((_TABLE_FIRST_TERM + slot) % 24 for slot in range(_SLOTS))
+_TERM_STEP = 15.2184  # lunar_python's mean days from one term to the next
 _J2000 = datetime(2000, 1, 1, 12, tzinfo=CHINA_STANDARD_TIME)  # JD 2451545.0 read as UTC+8 clock
 _JD_J2000 = 2451545.0
 _DAY_CYCLE_OFFSET = 1721414  # (date.toordinal() + offset) % 60 is the sexagenary day index
@@ -118,6 +124,41 @@ def _jd_to_datetime(jd: float) -> datetime:
     return _J2000 + timedelta(seconds=seconds)
 
 
+def _check_table_year(year: int) -> None:
+    if year not in TABLE_YEARS:
+        raise ChartError(f"moment: year {year} is outside the calendar's tables "
+                         f"({TABLE_YEARS.start}-{TABLE_YEARS.stop - 1}; charts cover {MIN_YEAR}-{MAX_YEAR})")
+
+
+@lru_cache(maxsize=512)
+def _solstice_guess(year: int) -> float:
+    """lunar_python's first estimate (days from J2000) of the 冬至 that opens *year*'s table
+    (``LunarYear.compute``'s ``w``)."""
+    jd = floor((year - 2000) * 365.2422 + 180)
+    w = floor((jd - 355 + 183) / 365.2422) * 365.2422 + 355
+    return w - 365.2422 if ShouXingUtil.calcQi(w) > jd else w
+
+
+def _slot_jd(year: int, slot: int) -> float:
+    """Julian day (UTC+8 clock) of term *slot* of *year*'s table (0 = 大雪 of year-1 … 30 = 驚蟄 of year+1):
+    lunar_python's accurate term from the estimate ``LunarYear.compute`` starts it from, the same floats."""
+    w = _solstice_guess(year)
+    if slot == 0:
+        guess = ShouXingUtil.calcQi(w) - _TERM_STEP
+    elif slot <= 26:
+        guess = ShouXingUtil.calcQi(w + _TERM_STEP * (slot - 1))
+    else:
+        guess = ShouXingUtil.calcQi(w + _TERM_STEP * 25) + _TERM_STEP * (slot - 26)
+    return ShouXingUtil.qiAccurate2(guess) + Solar.J2000
+
+
+@lru_cache(maxsize=2048)
+def _slot_instant(year: int, slot: int) -> datetime:
+    """The instant of term *slot* of *year*'s table alone (a chart's 冬至 and 夏至 without whole years)."""
+    _check_table_year(year)
+    return _jd_to_datetime(_slot_jd(year, slot))
+
+
 @lru_cache(maxsize=512)
 def _year_table(year: int) -> tuple[tuple[datetime, ...], tuple[int, ...], tuple[float, ...]]:
     """Terms from 大雪 of ``year-1`` to 驚蟄 of ``year+1``: (instants, SOLAR_TERMS positions, timestamps).
@@ -125,13 +166,9 @@ def _year_table(year: int) -> tuple[tuple[datetime, ...], tuple[int, ...], tuple
     Covers every instant of Gregorian ``year`` in UTC+8 together with the term before and
     after it. Cached: lunar_python takes a few milliseconds per year.
     """
-    if year not in TABLE_YEARS:
-        raise ChartError(f"moment: year {year} is outside the calendar's tables "
-                         f"({TABLE_YEARS.start}-{TABLE_YEARS.stop - 1}; charts cover {MIN_YEAR}-{MAX_YEAR})")
-    days = LunarYear.fromYear(year).getJieQiJulianDays()
-    instants = tuple(_jd_to_datetime(jd) for jd in days)
-    positions = tuple((_TABLE_FIRST_TERM + i) % 24 for i in range(len(days)))
-    return instants, positions, tuple(instant.timestamp() for instant in instants)
+    _check_table_year(year)
+    instants = tuple(_jd_to_datetime(_slot_jd(year, slot)) for slot in range(_SLOTS))
+    return instants, _SLOT_POSITIONS, tuple(instant.timestamp() for instant in instants)
 
 
 #: timestamps of 1 January 00:00 UTC+8 of every table year (the UTC+8 year of an instant by bisection)
@@ -170,8 +207,9 @@ def middle_term(moment: datetime) -> tuple[str, datetime]:
     return _last_of_kind(moment, 1)
 
 
-def terms_between(start: datetime, end: datetime) -> list[tuple[str, datetime]]:
-    """All terms whose instant lies in ``[start, end)``, in order (uses the per-year cache).
+def terms_between(start: datetime, end: datetime, names: frozenset[str] | None = None) -> list[tuple[str, datetime]]:
+    """All terms whose instant lies in ``[start, end)``, in order (uses the per-year cache); with *names*, only
+    the terms so named, and only those are computed.
 
     Works over :data:`TABLE_YEARS` (three years beyond the charts' range on each side).
     """
@@ -179,8 +217,13 @@ def terms_between(start: datetime, end: datetime) -> list[tuple[str, datetime]]:
     last = end.astimezone(CHINA_STANDARD_TIME).year
     found: dict[datetime, str] = {}
     for year in range(first, last + 1):
-        instants, positions, _ = _year_table(year)
-        for instant, pos in zip(instants, positions):
+        if names is None:
+            instants, positions, _ = _year_table(year)
+            pairs = zip(instants, positions)
+        else:
+            pairs = ((_slot_instant(year, slot), pos) for slot, pos in enumerate(_SLOT_POSITIONS)
+                     if SOLAR_TERMS[pos] in names)
+        for instant, pos in pairs:
             if start <= instant < end:
                 found[instant] = SOLAR_TERMS[pos]
     return [(name, instant) for instant, name in sorted(found.items())]

@@ -14,20 +14,22 @@ clock jumped over it, e.g. 2024-03-10T02:30 in America/New_York) is an error; a 
 clock shows twice (2024-11-03T01:30 there) needs ``fold`` (0 = the first, 1 = the second).
 
 True solar time comes from PyEphem (``ephem``, offline, no data files): the Sun's apparent
-hour angle at the longitude, read as a clock.
+hour angle at the longitude, read as a clock. PyEphem and :mod:`zoneinfo` are imported when first used (a
+moment with an offset and no longitude needs neither).
 """
 
 from __future__ import annotations
 
 import math
 import re
+import sys
 from datetime import datetime, timedelta, timezone
-from typing import Iterator
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-import ephem
+from typing import TYPE_CHECKING, Iterator
 
 from leishen.errors import ChartError, FindError, MomentError
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 MIN_YEAR, MAX_YEAR = 1800, 2200
 NOW = "now"
@@ -78,6 +80,7 @@ def _fromisoformat(text) -> datetime:
 
 def zone_named(name: str) -> ZoneInfo:
     """The IANA zone *name*, or a :class:`MomentError` naming the field ``tz``."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError, TypeError) as exc:
@@ -130,9 +133,16 @@ _LMT = timedelta(hours=16)  # local mean times reach about ±16:00 (Asia/Manila 
 def _offset_allowed(moment: datetime, offset: timedelta) -> bool:
     """An IANA zone's offset, whatever it is; a fixed offset within -12:00..+14:00, or one to the second (a
     local mean time, as a zone gives it before standard time: a chart's own moment written back) within ±16:00."""
-    if isinstance(moment.tzinfo, ZoneInfo) or _MIN_OFFSET <= offset <= _MAX_OFFSET:
+    if _MIN_OFFSET <= offset <= _MAX_OFFSET or is_zone(moment.tzinfo):
         return True
     return offset.seconds % 60 != 0 and -_LMT <= offset <= _LMT
+
+
+def is_zone(tzinfo) -> bool:
+    """Whether *tzinfo* is an IANA zone (a :class:`zoneinfo.ZoneInfo`); none exists before zoneinfo is imported,
+    so a process that never named a zone does not import it to ask."""
+    zoneinfo = sys.modules.get("zoneinfo")
+    return zoneinfo is not None and isinstance(tzinfo, zoneinfo.ZoneInfo)
 
 
 def check_moment(moment: datetime) -> datetime:
@@ -158,6 +168,7 @@ def equation_of_time(utc: datetime) -> float:
     The Sun's apparent hour angle at Greenwich, plus 12 h, is Greenwich apparent solar time;
     UTC stands for Greenwich mean time (UT1 − UTC, under a second, is ignored).
     """
+    import ephem
     if utc.tzinfo is not None:
         utc = utc.astimezone(timezone.utc).replace(tzinfo=None)
     observer = ephem.Observer()

@@ -45,6 +45,8 @@ _ALIASES = {"四绿": "四綠", "五黄": "五黃"}
 #: The 洛書 flight path from the centre (the order the plate is filled in).
 PATH = (5, 6, 7, 8, 9, 1, 2, 3, 4)
 _GRID = ((4, 9, 2), (3, 5, 7), (8, 1, 6))
+#: the terms the day stars turn at
+_SOLSTICES = frozenset(("冬至", "夏至"))
 
 
 #: How the day stars run through a 240-day half-year (the 閏 half) (engine/options.csv).
@@ -74,14 +76,14 @@ def month_star(year_branch: str, month_branch: str) -> str:
 def _turning_days(year: int, zone: tzinfo, day_boundary: str, longitude: float | None) -> tuple[tuple[int, str], ...]:
     """(day ordinal, 陽 or 陰) of the 甲子 nearest each 冬至 and 夏至 of year-1 to year+1: a day of *year* (give or
     take a day) has its turn before it (at the earliest 夏至 of year-1's) and the one after it (at the latest 夏至
-    of year+1's) among them. Three years' term tables, not five (each is a few ms of lunar_python at start-up)."""
+    of year+1's) among them. Only the solstices are computed (a whole year's terms are a few ms of lunar_python)."""
     start = datetime(year - 1, 1, 1, tzinfo=CHINA_STANDARD_TIME)
+    end = datetime(year + 1, 12, 31, 12, tzinfo=CHINA_STANDARD_TIME)
     found = []
-    for name, instant in terms_between(start, datetime(year + 1, 12, 31, 12, tzinfo=CHINA_STANDARD_TIME)):
-        if name in ("冬至", "夏至"):
-            n = day_number(chart_clock(instant.astimezone(zone), longitude), day_boundary)
-            offset = sexagenary_of_day_number(n)
-            found.append((n - offset if offset < 30 else n + 60 - offset, "陽" if name == "冬至" else "陰"))
+    for name, instant in terms_between(start, end, _SOLSTICES):
+        n = day_number(chart_clock(instant.astimezone(zone), longitude), day_boundary)
+        offset = sexagenary_of_day_number(n)
+        found.append((n - offset if offset < 30 else n + 60 - offset, "陽" if name == "冬至" else "陰"))
     return tuple(found)
 
 

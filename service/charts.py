@@ -3,7 +3,8 @@
 Each function returns JSON-able dicts and raises :class:`~leishen.errors.ChartError` (a
 :class:`~leishen.errors.LeishenError`) with a one-line message naming the field for bad input;
 the doors turn it into exit code 2 or an HTTP 4xx. The typed-chart models are
-:class:`leishen.engine.schema.TypedChart` (pydantic), for the API to reuse.
+:class:`leishen.engine.schema.TypedChart` (pydantic), for the API to reuse. The typed-chart check
+(:mod:`leishen.engine.typedcheck`) is imported when a typed chart is checked: a chart of a moment does without.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from pathlib import Path
 
 from leishen.engine.calendar import parse_moment
 from leishen.engine.chart import ChartRequest, build_chart
-from leishen.engine.typedcheck import check_typed_chart, has_differences
 from leishen.errors import ChartError
 
 __all__ = ["TypedChart", "chart_of", "check_typed", "check_typed_file", "batch", "read_text", "parse_json",
@@ -55,6 +55,7 @@ def parse_json(text: str, where: str):
 
 def check_typed(data) -> dict:
     """Check a typed chart (a parsed JSON value): ``{"chart", "checks", "agrees"}``; ChartError if malformed."""
+    from leishen.engine.typedcheck import check_typed_chart
     return check_typed_chart(data)
 
 
@@ -99,8 +100,12 @@ def _batch_line(line: str, request: ChartRequest, tz: str | None, where: str) ->
 
 
 def __getattr__(name: str):
-    """``TypedChart`` (pydantic), imported when asked: a chart of a moment does not load pydantic."""
+    """``TypedChart`` (pydantic) and ``has_differences`` (the typed-chart check), imported when asked: a chart of
+    a moment loads neither."""
     if name == "TypedChart":
         from leishen.engine.schema import TypedChart
         return TypedChart
+    if name == "has_differences":
+        from leishen.engine.typedcheck import has_differences
+        return has_differences
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -29,12 +29,12 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from functools import lru_cache
-from zoneinfo import ZoneInfo
 
 from leishen.engine.calendar import (
     CHINA_STANDARD_TIME, DAY_BOUNDARIES, MAX_YEAR, MIN_YEAR, SOLAR_TERMS, TABLE_YEARS, MomentFacts, chart_clock,
     check_moment, day_and_hour, day_number, sexagenary_name, solar_term, terms_between,
 )
+from leishen.engine.moment import is_zone
 from leishen.engine.options import QimenOptions
 from leishen.errors import ChartError
 
@@ -51,7 +51,6 @@ __all__ = ["qimen_chart", "qimen_from_facts", "check_options", "chart_from_plate
 _KEYS = tuple(str(p) for p in PALACES)
 _SEXAGENARY = tuple(sexagenary_name(i) for i in range(60))
 _UNIX_EPOCH_DAY = date(1970, 1, 1).toordinal()
-_ZONE_CLASSES = (timezone, ZoneInfo)   # their utcoffset() is never None
 
 
 # ---------------------------------------------------------------- options
@@ -231,8 +230,8 @@ def qimen_chart(moment: datetime, *, method: JuMethod | str = DEFAULT.method, da
     :func:`~leishen.engine.calendar.day_and_hour`, the term from a per-day cache of the
     calendar's own term table (tested equal to :func:`qimen_from_facts` over many moments).
     """
-    if (moment.__class__ is not datetime or moment.tzinfo.__class__ not in _ZONE_CLASSES
-            or not MIN_YEAR <= moment.year <= MAX_YEAR):
+    if (moment.__class__ is not datetime or moment.tzinfo.__class__ is not timezone and not is_zone(moment.tzinfo)
+            or not MIN_YEAR <= moment.year <= MAX_YEAR):  # a timezone's or a zone's utcoffset() is never None
         check_moment(moment)                # raises for naive, odd-zoned or out-of-range moments
     try:
         opts = _OPTIONS[(method, day_boundary, longitude, centre_host, deities, leap_threshold)]
