@@ -55,9 +55,14 @@ _LICHUN_SLOT = 4  # 大雪 冬至 小寒 大寒 立春: 立春 of the table's ow
 _SLOTS = 31  # 大雪 of year-1 … 驚蟄 of year+1
 _SLOT_POSITIONS = tuple((_TABLE_FIRST_TERM + slot) % 24 for slot in range(_SLOTS))
 _TERM_STEP = 15.2184  # lunar_python's mean days from one term to the next
+#: Term number n is slot n % 24 of year n // 24's table (slot 24 + k of a table is slot k of the next one's:
+#: the same instant, tested for every table year); the mean seconds from one term to the next and the mean
+#: instant of term 0 give a moment's term number give or take one, which :func:`_locate` then settles.
+_TERM_SECONDS = 365.2422 * 86400 / 24
 _J2000 = datetime(2000, 1, 1, 12, tzinfo=CHINA_STANDARD_TIME)  # JD 2451545.0 read as UTC+8 clock
 _JD_J2000 = 2451545.0
 _DAY_CYCLE_OFFSET = 1721414  # (date.toordinal() + offset) % 60 is the sexagenary day index
+_TERM_EPOCH = datetime(1999, 12, 7, 12, tzinfo=CHINA_STANDARD_TIME).timestamp() - 2000 * 24 * _TERM_SECONDS
 #: Gregorian years whose term tables may be read: the supported years and three on each side,
 #: so that a moment on 1800-01-01 in any offset, and the solstices around it, have their terms.
 TABLE_YEARS = range(MIN_YEAR - 3, MAX_YEAR + 4)
@@ -152,11 +157,23 @@ def _slot_jd(year: int, slot: int) -> float:
     return ShouXingUtil.qiAccurate2(guess) + Solar.J2000
 
 
-@lru_cache(maxsize=2048)
-def _slot_instant(year: int, slot: int) -> datetime:
-    """The instant of term *slot* of *year*'s table alone (a chart's 冬至 and 夏至 without whole years)."""
+@lru_cache(maxsize=8192)
+def _term(n: int) -> tuple[datetime, float]:
+    """The instant of term number *n* (slot n % 24 of year n // 24's table) and its timestamp: a chart
+    computes the few terms it reads, not whole years."""
+    instant = _jd_to_datetime(_slot_jd(*divmod(n, 24)))
+    return instant, instant.timestamp()
+
+
+def _term_number(year: int, slot: int) -> int:
+    """The term number of *slot* of *year*'s table (ChartError outside :data:`TABLE_YEARS`)."""
     _check_table_year(year)
-    return _jd_to_datetime(_slot_jd(year, slot))
+    return 24 * year + slot
+
+
+def _position(n: int) -> int:
+    """The position in SOLAR_TERMS of term number *n*."""
+    return (_TABLE_FIRST_TERM + n) % 24
 
 
 @lru_cache(maxsize=512)
@@ -166,35 +183,35 @@ def _year_table(year: int) -> tuple[tuple[datetime, ...], tuple[int, ...], tuple
     Covers every instant of Gregorian ``year`` in UTC+8 together with the term before and
     after it. Cached: lunar_python takes a few milliseconds per year.
     """
-    _check_table_year(year)
-    instants = tuple(_jd_to_datetime(_slot_jd(year, slot)) for slot in range(_SLOTS))
-    return instants, _SLOT_POSITIONS, tuple(instant.timestamp() for instant in instants)
+    terms = [_term(_term_number(year, slot)) for slot in range(_SLOTS)]
+    return tuple(instant for instant, _ in terms), _SLOT_POSITIONS, tuple(stamp for _, stamp in terms)
 
 
-#: timestamps of 1 January 00:00 UTC+8 of every table year (the UTC+8 year of an instant by bisection)
-_YEAR_STARTS = tuple(datetime(y, 1, 1, tzinfo=CHINA_STANDARD_TIME).timestamp() for y in TABLE_YEARS)
-
-
-def _locate(moment: datetime) -> tuple[tuple[datetime, ...], tuple[int, ...], int, float, int]:
-    """The year table, the index of the last term at or before *moment*, its timestamp and UTC+8 year."""
+def _locate(moment: datetime) -> tuple[int, datetime]:
+    """The number of the last term at or before *moment* (checked) and that term's instant."""
     check_moment(moment)
     stamp = moment.timestamp()
-    year = TABLE_YEARS.start + bisect_right(_YEAR_STARTS, stamp) - 1
-    instants, positions, stamps = _year_table(year)
-    return instants, positions, bisect_right(stamps, stamp) - 1, stamp, year
+    n = floor((stamp - _TERM_EPOCH) / _TERM_SECONDS)
+    term = _term(n)
+    while term[1] > stamp:
+        n -= 1
+        term = _term(n)
+    while (after := _term(n + 1))[1] <= stamp:
+        n, term = n + 1, after
+    return n, term[0]
 
 
 def solar_term(moment: datetime) -> tuple[str, datetime]:
     """The 節氣 (any of the 24) in force at *moment* and its start instant (UTC+8)."""
-    instants, positions, i, _, _ = _locate(moment)
-    return SOLAR_TERMS[positions[i]], instants[i]
+    n, instant = _locate(moment)
+    return SOLAR_TERMS[_position(n)], instant
 
 
 def _last_of_kind(moment: datetime, parity: int) -> tuple[str, datetime]:
-    instants, positions, i, _, _ = _locate(moment)
-    if positions[i] % 2 != parity:
-        i -= 1
-    return SOLAR_TERMS[positions[i]], instants[i]
+    n = _locate(moment)[0]
+    if _position(n) % 2 != parity:
+        n -= 1
+    return SOLAR_TERMS[_position(n)], _term(n)[0]
 
 
 def jie_term(moment: datetime) -> tuple[str, datetime]:
@@ -221,7 +238,7 @@ def terms_between(start: datetime, end: datetime, names: frozenset[str] | None =
             instants, positions, _ = _year_table(year)
             pairs = zip(instants, positions)
         else:
-            pairs = ((_slot_instant(year, slot), pos) for slot, pos in enumerate(_SLOT_POSITIONS)
+            pairs = ((_term(_term_number(year, slot))[0], pos) for slot, pos in enumerate(_SLOT_POSITIONS)
                      if SOLAR_TERMS[pos] in names)
         for instant, pos in pairs:
             if start <= instant < end:
@@ -283,14 +300,12 @@ def _pair_index(stem: int, branch: int) -> int:
     return (6 * stem - 5 * branch) % 60
 
 
-def _year_and_month(moment: datetime, located=None) -> tuple[int, int, int]:
-    """(sexagenary year index, sexagenary month index, 立春 year), switching at 立春 / each 節."""
-    instants, positions, i, stamp, cst_year = located or _locate(moment)
-    if positions[i] % 2:
-        i -= 1
-    jie_pos = positions[i]                     # 0 = 立春 … 22 = 小寒
+def _year_and_month(n: int) -> tuple[int, int, int]:
+    """(sexagenary year index, sexagenary month index, 立春 year) of a moment whose last term is number *n*,
+    switching at 立春 / each 節: 立春 of year Y is term 24·Y + 4."""
+    jie_pos = (_TABLE_FIRST_TERM + n) % 24 // 2 * 2  # 0 = 立春 … 22 = 小寒
     month_branch = (2 + jie_pos // 2) % 12     # 立春 → 寅
-    year = cst_year if stamp >= _year_table(cst_year)[2][_LICHUN_SLOT] else cst_year - 1
+    year = (n - _LICHUN_SLOT) // 24
     year_index = (year - 4) % 60
     months_since_yin = (month_branch - 2) % 12
     month_stem = ((year_index % 5) * 2 + 2 + months_since_yin) % 10   # 五虎遁: 甲己之年丙作首
@@ -313,17 +328,17 @@ def moment_facts(moment: datetime, *, day_boundary: str = "23:00", longitude: fl
     The chart pipeline computes it once per chart and hands it to every system.
     """
     _check_boundary(day_boundary)
-    located = _locate(moment)
-    instants, positions, i, _, cst_year = located
-    jie = i if positions[i] % 2 == 0 else i - 1
-    middle = i if positions[i] % 2 == 1 else i - 1
-    year, month, solar_year = _year_and_month(moment, located)
+    n, instant = _locate(moment)
+    position = (_TABLE_FIRST_TERM + n) % 24
+    current, before = (SOLAR_TERMS[position], instant), (SOLAR_TERMS[position - 1], _term(n - 1)[0])
+    jie, middle = (current, before) if position % 2 == 0 else (before, current)  # even positions are 節
+    year, month, solar_year = _year_and_month(n)
     clock = chart_clock(moment, longitude)
     day, hour = day_and_hour(clock, day_boundary)
     four = Pillars(_NAMES[year], _NAMES[month], _NAMES[day], _NAMES[hour])
-    return MomentFacts(moment, four, SOLAR_TERMS[positions[i]], instants[i], SOLAR_TERMS[positions[jie]],
-                       instants[jie], SOLAR_TERMS[positions[middle]], instants[middle], day_boundary, longitude,
-                       clock, day_number(clock, day_boundary), day, hour, positions[i], solar_year, cst_year)
+    return MomentFacts(moment, four, SOLAR_TERMS[position], instant, *jie, *middle, day_boundary, longitude, clock,
+                       day_number(clock, day_boundary), day, hour, position, solar_year,
+                       moment.astimezone(CHINA_STANDARD_TIME).year)
 
 
 def lunar_month(moment: datetime, *, longitude: float | None = None) -> tuple[int, bool]:
