@@ -56,8 +56,10 @@ _SLOTS = 31  # 大雪 of year-1 … 驚蟄 of year+1
 _SLOT_POSITIONS = tuple((_TABLE_FIRST_TERM + slot) % 24 for slot in range(_SLOTS))
 _TERM_STEP = 15.2184  # lunar_python's mean days from one term to the next
 #: Term number n is slot n % 24 of year n // 24's table (slot 24 + k of a table is slot k of the next one's:
-#: the same instant, tested for every table year); the mean seconds from one term to the next and the mean
-#: instant of term 0 give a moment's term number give or take one, which :func:`_locate` then settles.
+#: the same float for every table year, as lunar_python's ``qiAccurate2`` rounds an estimate to its term; checked
+#: against ``LunarYear.getJieQiJulianDays`` over all of TABLE_YEARS when this numbering came in). The mean
+#: seconds from one term to the next and the mean instant of term 0 give a moment's term number give or take
+#: one, which :func:`_locate` then settles.
 _TERM_SECONDS = 365.2422 * 86400 / 24
 _J2000 = datetime(2000, 1, 1, 12, tzinfo=CHINA_STANDARD_TIME)  # JD 2451545.0 read as UTC+8 clock
 _JD_J2000 = 2451545.0
