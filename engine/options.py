@@ -11,7 +11,7 @@ choices (:meth:`Option.parse`).
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, fields, make_dataclass
+from dataclasses import dataclass, make_dataclass
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
@@ -111,7 +111,8 @@ def read_table(path: Path) -> tuple[Option, ...]:
     """The options of the table at *path*; a bad row is an OntologyError naming the file, the row and the column."""
     with path.open(encoding="utf-8", newline="") as handle:
         rows = list(enumerate(csv.DictReader(handle), start=2))
-    out = []
+    heads: list[Option] = []  # each option row, checked, its choices not yet given
+    choices: list[list[Choice]] = []  # the choices of each, in order
     for number, row in rows:
         where = f"{path.name} row {number}"
         wanted = ("src", *LANGS, *(("doc_" + lang for lang in LANGS) if not row["value"] else ("doc_en", "school")))
@@ -120,17 +121,24 @@ def read_table(path: Path) -> tuple[Option, ...]:
             raise OntologyError(f"{where}, column {empty}: empty (every row has src and zh/ko/en labels; an option "
                                 "its doc in each language, a choice its doc and school)")
         if not row["value"]:
-            out.append(_option(row, where))
-        elif not out or out[-1].name != row["option"]:
+            heads.append(_option(row, where))
+            choices.append([])
+        elif not heads or heads[-1].name != row["option"]:
             raise OntologyError(f"{where}, column option: a choice of {row['option']!r} before its option row")
+        elif heads[-1].kind != "choice" or any(c.value == row["value"] for c in choices[-1]):
+            raise OntologyError(f"{where}, column value: {row['value']!r} is not a new choice of a choice option")
         else:
-            choice = Choice(row["value"], _langs(row, ""), row["doc_en"], row["school"], row["src"])
-            out[-1] = _with_choice(out[-1], choice, where)
+            choices[-1].append(Choice(row["value"], _langs(row, ""), row["doc_en"], row["school"], row["src"]))
+    out = tuple(Option(*(getattr(head, f) for f in _OPTION_HEAD), tuple(found)) for head, found in zip(heads, choices))
     for option in out:
         if option.kind == "choice" and option.default not in option.values:
             raise OntologyError(f"{path.name}, option {option.name}, column default: {option.default!r} is not one "
                                 f"of its choices {', '.join(option.values)}")
-    return tuple(out)
+    return out
+
+
+#: the fields of an Option before its choices
+_OPTION_HEAD = ("name", "system", "key", "kind", "default", "low", "high", "names", "docs", "src")
 
 
 def _langs(row: dict, prefix: str) -> tuple[tuple[str, str], ...]:
@@ -150,14 +158,6 @@ def _option(row: dict, where: str) -> Option:
                             "default between them")
     return Option(row["option"], row["system"], row["key"], row["type"], default if whole else row["default"],
                   low, high, _langs(row, ""), _langs(row, "doc_"), row["src"], ())
-
-
-def _with_choice(option: Option, choice: Choice, where: str) -> Option:
-    """*option* with one more choice (a choice of an int option, or a second row of one value, refused)."""
-    if option.kind != "choice" or choice.value in option.values:
-        raise OntologyError(f"{where}, column value: {choice.value!r} is not a new choice of a choice option")
-    fields_ = {f.name: getattr(option, f.name) for f in fields(Option)}
-    return Option(**{**fields_, "choices": (*option.choices, choice)})
 
 
 def option(name: str) -> Option:
@@ -234,14 +234,13 @@ def options_class(system: str, class_name: str, module: str, kinds: dict | None 
     enumeration in *kinds* (key → enum), else its plain value; each field defaults to the table's default."""
     kinds = kinds or {}
     specs = system_options(system)
+    doc = f"The {_SYSTEM_NAMES[system]} school options (engine/options.csv): " + ", ".join(o.key for o in specs) + "."
     made = make_dataclass(class_name, [(o.key, kinds.get(o.key, type(o.default)),
                                         kinds[o.key](o.default) if o.key in kinds else o.default) for o in specs],
                           bases=(SchoolOptions,), frozen=True, slots=True,
-                          namespace={"SYSTEM": system, "ENUMS": tuple(kinds.items()),
+                          namespace={"__doc__": doc, "SYSTEM": system, "ENUMS": tuple(kinds.items()),
                                      "ENUM_KEYS": frozenset(kinds)})
     made.__module__ = module
-    made.__doc__ = f"The {_SYSTEM_NAMES[system]} school options (engine/options.csv): " + ", ".join(
-        o.key for o in specs) + "."
     return made
 
 
