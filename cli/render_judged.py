@@ -237,6 +237,9 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
         out.append(f"{word('also', lang)}: " + "; ".join(dict.fromkeys(
             f"{MARKS.get(a.get('polarity'), '')}{AVOID[lang] if a.get('avoid') else ''}{_name(a.get('meaning'), lang)} "
             f"{_src(a.get('src'))}" for a in rest)))
+    if j.get("beside"):  # the other art's class symbols of the same question: named, never weighed
+        out.append(f"{word('beside', lang)}: " + "; ".join(dict.fromkeys(
+            f"{'·'.join(b.get('at') or ())} → {_name(b.get('meaning'), lang)} {_src(b.get('src'))}" for b in j["beside"])))
     dates = [f"{w['date']} {w.get('pillar') or ''} ({_name(w.get('for'), lang)}{' ' + w['speed'] if w.get('speed') else ''}) "
              f"{_src(w.get('src'))}" if w.get("date") else
              f"{_name(w.get('for'), lang)}: {word('undated', lang)} ({_reason(w, lang)}) {_src(w.get('src'))}"

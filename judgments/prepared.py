@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
+from leishen.judgments.beside import read_beside
 from leishen.judgments.tables import Answer, Facet, facet_table
 from leishen.readings.topics import TopicError
 from leishen.judgments.usegod import fact_info, is_method
@@ -26,7 +27,8 @@ class TopicTable:
     covers (``{None}`` for the general reading), its facets in the table's order, ``answers`` — system → the
     :class:`AnswerIndex` of the facets read in it (None: of those that name no system), each facet's heading
     src as a set (what convention J7 matches a finding's src on) — and its unconditional method facts (each as
-    the method step it makes: (fact id, rule, what, src), :func:`method_step`), READ_FROM facts and TIMES rows."""
+    the method step it makes: (fact id, rule, what, src), :func:`method_step`), READ_FROM facts and TIMES rows;
+    ``beside``: the zh names of the topics read beside it (READS_BESIDE: named, never weighed; judgments/beside.py)."""
 
     topic: str | None
     names: frozenset
@@ -36,6 +38,7 @@ class TopicTable:
     method_steps: tuple
     read_from: tuple
     times: tuple
+    beside: frozenset = frozenset()
 
     def answers_in(self, system: str | None) -> AnswerIndex:
         """The :class:`AnswerIndex` of the facets read in *system* (a system no facet or SYSTEMS names: of the
@@ -180,16 +183,17 @@ def prepare(reader) -> TopicFacts:
     """A reader's :class:`TopicFacts`, made from its facts, props and topics."""
     facts = getattr(reader, "facts", None) or {f.id: f for f in reader.data.facts}
     method, read_from, times = _fact_groups(facts)
-    tables = {}
+    tables, beside = {}, read_beside(facts, reader.props)
     for topic_id in (None, *reader.topic_ids):
         names = frozenset({None} if topic_id is None else
-                          {reader.props[t]["name"] for t in reader.topic_scope(topic_id)})
+                          {reader.props[t]["name"] for t in reader.topic_scope(topic_id)}) - beside.get(topic_id, set())
         facets = facet_table().get(topic_id, ())
         systems = {None, *SYSTEMS, *(f.system for f in facets)}
         answers = {system: answer_index(facets, system) for system in systems}
         tables[topic_id] = TopicTable(topic_id, names, facets, answers, tuple(frozenset(f.src) for f in facets),
                                       tuple(method_step(f, reader.props) for f in method.get(topic_id, ())),
-                                      tuple(read_from.get(topic_id, ())), tuple(times.get(topic_id, ())))
+                                      tuple(read_from.get(topic_id, ())), tuple(times.get(topic_id, ())),
+                                      beside.get(topic_id, frozenset()))
     info = {fid: fact_info(fact, reader.props) for fid, fact in facts.items()}
     return TopicFacts(facts, info, tables, _topic_names(reader))
 

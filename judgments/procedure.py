@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from leishen.errors import LeishenError
+from leishen.judgments.beside import beside_of
 from leishen.judgments.facets import (OTHER_PLACES, answer_facet, answers_of, facet_candidates, overridden_by,
                                       ranks_of)
 from leishen.judgments.prepared import TopicTable, topic_facts
@@ -343,6 +344,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
             "reasons": reasons,
             "overridden": overridden_json(aside, by_id),
             "also": also_of(found, reasons, aside, reading, places) if topic_id else [],
+            "beside": beside_of(topic_id, table.beside, reading, {r["finding"] for r in reasons}) if topic_id else [],
             "conflicts": [{"facet": f["facet"], "answers": f["conflict"]} for f in facets if f["status"] == "未定"],
             "when": when, "undated": undated,
             "read_on": read_on, "method": method_steps(found.methods, table),

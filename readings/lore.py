@@ -245,9 +245,16 @@ def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
 
 
 def _domains(reader, topic) -> frozenset:
-    """The domains a topic consults (every topic's for ``*``)."""
-    consulted = set().union(*reader.consults.values()) if topic == "*" else reader.consults.get(topic)
-    return frozenset(consulted or ())
+    """The domains the topics a reading of *topic* covers consult (every topic's for ``*``)."""
+    return frozenset().union(*_consulting(reader, topic).values())
+
+
+def _consulting(reader, topic) -> dict:
+    """Topic → the domains it consults, of the topics a reading of *topic* covers (its scope: the topic, those it
+    is a case of and those read beside it; every topic for ``*``)."""
+    if topic == "*":
+        return reader.consults
+    return {t: reader.consults[t] for t in sorted(reader.topic_scope(topic)) if t in reader.consults}
 
 
 def slot_relations(reader, b, topic: str | None) -> SlotRows:
@@ -320,9 +327,9 @@ def leixiang_findings(reader, b, topic: str | None, rows: SlotRows) -> list[dict
 
 
 def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: list[dict]) -> list[dict]:
-    """The 類象 rows from a chain's node in one of *domains*, as findings (a reading of every topic names the
-    first topic that consults the row's domain)."""
-    out = []
+    """The 類象 rows from a chain's node in one of *domains*, as findings, each named for the first topic of the
+    reading's scope that consults the row's domain (家宅's reading names 宮室's rows 宮室's)."""
+    out, consulting = [], _consulting(reader, topic)
     for row in rows:
         source = row["source"]["id"]
         if row["type"] not in LEIXIANG_TYPES or source not in chains:
@@ -333,12 +340,8 @@ def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: l
         fact = reader.facts.get(row["fact"])
         if fact is None or fact.when or (fact.variant and not reader.variants):  # a variant row: only when asked
             continue
-        if topic == "*":
-            first = next(t for t, d in reader.consults.items() if category in d)
-            name = reader.props[first]["name"]
-        else:
-            name = reader.props[topic]["name"]
-        out.append(_leixiang_finding(reader, row, chains[source], name))
+        first = next(t for t, d in consulting.items() if category in d)
+        out.append(_leixiang_finding(reader, row, chains[source], reader.props[first]["name"]))
     return out
 
 

@@ -98,15 +98,17 @@ class Reader(Topics, Selecting):
     def _fact_tables(self) -> None:
         """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
         meanings of each pattern that have no condition of their own, the domains each topic consults
-        (CONSULTS, for the 類神), the topic each sub-topic is a case of (SUBTOPIC_OF) and the topics that
-        have facts."""
+        (CONSULTS, for the 類神), the topic each sub-topic is a case of (SUBTOPIC_OF), the topics read beside
+        each (READS_BESIDE) and the topics that have facts."""
         self.seasons, self.meanings, self.consults, topics = {}, defaultdict(list), defaultdict(set), set()
-        self.parent_topic = {}
+        self.parent_topic, self.beside_topics = {}, defaultdict(set)
         for f in self.data.facts:
             if f.relation == "IN_SEASON":
                 self.seasons[f.subject] = f.object
             elif f.relation == "SUBTOPIC_OF":
                 self.parent_topic[f.subject] = f.object
+            elif f.relation == "READS_BESIDE":
+                self.beside_topics[f.subject].add(f.object)
             elif f.relation == "CONSULTS":
                 self.consults[f.subject].add(self.props[f.object]["name"])
             elif f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and not f.when:

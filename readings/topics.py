@@ -29,15 +29,16 @@ class Topics:
                 for t in self.topic_ids if t in self.props]
 
     def topic_scope(self, topic_id: str | None) -> frozenset:
-        """The topics a reading of *topic_id* covers: the topic and every topic it is a case of
-        (買貨 → 買貨, 求財); every topic for ALL_TOPICS; none for the general reading."""
+        """The topics a reading of *topic_id* covers: the topic, every topic it is a case of (買貨 → 買貨, 求財) and
+        the topics read beside them (READS_BESIDE: 家宅 → 宮室, the same question's class symbols in the other art);
+        every topic for ALL_TOPICS; none for the general reading."""
         if topic_id == ALL_TOPICS:
             return frozenset(self.topic_ids)
         scope = set()
         while topic_id is not None and topic_id not in scope:
             scope.add(topic_id)
             topic_id = self.parent_topic.get(topic_id)
-        return frozenset(scope)
+        return frozenset(scope.union(*(self.beside_topics.get(t, ()) for t in scope)))
 
     def topic_id(self, topic: str | None) -> str | None:
         """The Topic node id a zh, ko or en topic name (or an id) denotes; TopicError naming the topics."""

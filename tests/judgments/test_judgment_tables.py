@@ -52,7 +52,12 @@ def test_topic_names_map_as_the_reader_does(reader):
 
 
 def test_topic_tables_hold_every_topics_scope(reader):
+    """A topic's table weighs its scope's findings, but not those of the topics read beside it (named only)."""
     index = topic_facts(reader)
     assert index.table(None).names == {None}
     for topic_id in reader.topic_ids:
-        assert index.table(topic_id).names == {reader.props[t]["name"] for t in reader.topic_scope(topic_id)}
+        table = index.table(topic_id)
+        assert table.names | table.beside == {reader.props[t]["name"] for t in reader.topic_scope(topic_id)}
+        assert not table.names & table.beside
+    assert index.table(reader.topic_id("家宅")).beside == {"宮室"}
+    assert index.table(reader.topic_id("疾病")).beside == {"臟腑"}

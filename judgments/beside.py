@@ -1,0 +1,81 @@
+"""What a judgment names beside itself from the other art and never weighs: the class symbols of the topics its
+reading reads beside (READS_BESIDE in the graph: 家宅 → 宮室 000:107, 疾病 → 臟腑 000:131) and the general Liu Ren
+lines a topic names (``ontology/judgments/beside.csv``: 000:95's weather signs beside 天時, 000:59's 驛馬 beside
+出行), each where it stands in a lesson or a transmission (000:23: a sign counts where it is seen, 干上 支上 and
+the transmissions). A project reading: the texts do not join the arts, so these lines decide no facet and no
+verdict (docs/judgments.md, "Beside the judgment")."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from leishen.judgments.tables import JudgmentTableError, _rows, _src
+
+#: the Liu Ren places a line named beside a judgment must be seen at: the four lessons' uppers, the transmissions
+SEEN_AT = ("課1上", "課2上", "課3上", "課4上", "初傳", "中傳", "末傳")
+KINDS = ("line", "item")  # a beside.csv row reads the general findings citing a line, or those of one inventory item
+
+
+@lru_cache(maxsize=1)
+def beside_table() -> dict[str, tuple[tuple[str, str, tuple], ...]]:
+    """Topic id → its rows of beside.csv, each (kind, what, src); a bad row refused naming the file, row and
+    column."""
+    out: dict[str, list] = {}
+    for number, row in _rows("beside.csv"):
+        kind, _, what = row["reads"].strip().partition(" ")
+        if kind not in KINDS or not what.strip():
+            raise JudgmentTableError(f"judgments/beside.csv row {number}, column reads: expected 'line DOC:LINE' or "
+                                     f"'item ITEM', found {row['reads']!r}")
+        out.setdefault(row["topic"].strip(), []).append((kind, what.strip(), _src("beside.csv", number, row["src"])))
+    return {topic: tuple(rows) for topic, rows in out.items()}
+
+
+def read_beside(facts: dict, props: dict) -> dict[str, frozenset]:
+    """Topic id → the zh names of the topics its reading reads beside (the graph's READS_BESIDE facts)."""
+    out: dict[str, set] = {}
+    for fact in facts.values():
+        if fact.relation == "READS_BESIDE":
+            out.setdefault(fact.subject, set()).add(props[fact.object]["name"])
+    return {topic: frozenset(names) for topic, names in out.items()}
+
+
+def named_by_row(f: dict, rows: tuple) -> bool:
+    """Whether a general finding is one a beside.csv row of the topic names: it cites the row's line, or it is of
+    the row's inventory item."""
+    return any(what in f["src"] if kind == "line" else (f.get("rule") or {}).get("item") == what
+               for kind, what, _ in rows)
+
+
+def seen_in_lessons(f: dict, places: frozenset) -> bool:
+    """Whether a finding's chart path stands on a lesson's upper or a transmission (*places*: their node ids); a
+    plate position's earth branch (slot 地) is where the sign is, not the sign."""
+    return any(hop["node"]["id"] in places for hop in f.get("path") or () if "node" in hop and hop.get("slot") != "地")
+
+
+def beside_of(topic_id: str, beside_names: frozenset, reading: dict, shown: set) -> list[dict]:
+    """The findings named beside a topic's judgment, each once by meaning: those of the topics read beside
+    (*beside_names*) and the general ones its beside.csv rows name, that hold and are seen in the lessons or
+    transmissions; *shown*: finding ids the judgment already names. Each as {finding, meaning, polarity, src,
+    topic (the beside topic's name, None for a general line), at (the chart's names on its path)}."""
+    rows = beside_table().get(topic_id, ())
+    if not beside_names and not rows:
+        return []
+    bindings = reading.get("bindings") or {}
+    places = frozenset(bindings[s] for s in SEEN_AT if isinstance(bindings.get(s), str))
+    meanings: dict = {}
+    for f in reading["findings"]:
+        topic = f.get("topic")
+        if (topic in beside_names if topic else named_by_row(f, rows)) and f.get("certainty") == "holds" \
+                and f["id"] not in shown and seen_in_lessons(f, places):
+            key, at = (f["meaning"].get("zh"), f["polarity"]), chart_names(f)
+            if len(at) > len(meanings.get(key, {"at": at})["at"]) or key not in meanings:  # the fullest path
+                meanings[key] = {"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
+                                 "src": list(f["src"]), "topic": topic, "at": at}
+    return list(meanings.values())
+
+
+def chart_names(f: dict) -> list[str]:
+    """The names of the chart's nodes on a finding's path, in order (亥 玄武), the earth position left out."""
+    path = f.get("path") or ()
+    return [hop["node"]["name"] for k, hop in enumerate(path) if "node" in hop and hop.get("slot") != "地"
+            and (k == 0 or path[k - 1].get("chart"))]

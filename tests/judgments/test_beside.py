@@ -1,0 +1,64 @@
+"""The other art's lines named beside a judgment (judgments/beside.py): the class symbols of the topics read beside
+(家宅 → 宮室 000:107, 疾病 → 臟腑 000:131) and beside.csv's general lines (000:95 beside 天時, 000:59's 驛馬 beside
+出行) are named where they stand in the lessons or transmissions, and never decide: a judgment's facets, reasons and
+verdict are what they are with them left out."""
+
+from __future__ import annotations
+
+import pytest
+
+import leishen
+from leishen.judgments import judge
+from leishen.judgments import beside as beside_mod
+from leishen.judgments.tables import JudgmentTableError
+
+from tests.judgments.conftest import moments
+
+TOPICS = ("家宅", "疾病", "天時", "出行")
+
+
+def test_the_house_names_its_liu_ren_building_beside(judged):
+    _, js = judged("2025-05-20T19:00+08:00", "家宅")  # 初傳 子 ridden by 太常: 太常安樂宅 (000:107)
+    named = {(tuple(b["at"]), b["meaning"]["zh"], tuple(b["src"])) for b in js["家宅"]["beside"]}
+    assert (("子", "太常"), "安樂宅", ("000:107",)) in named
+    assert all(b["topic"] == "宮室" for b in js["家宅"]["beside"])
+
+
+def test_weather_and_the_horse_are_named_beside_where_seen(judged):
+    _, js = judged("2025-05-20T19:00+08:00", "天時")  # 亥 ridden by 玄武 in the 4th lesson and the 中傳
+    assert {(tuple(b["at"]), b["meaning"]["zh"]) for b in js["天時"]["beside"]} >= {(("亥", "玄武"), "雨澤")}
+    _, js = judged("2025-05-20T19:00+08:00", "出行")  # 己丑 day: 驛馬 亥, the 中傳
+    assert [(b["at"][0], b["src"]) for b in js["出行"]["beside"]] == [("亥", ["000:59"])]
+
+
+def _without_beside(judgment: dict) -> dict:
+    return {k: v for k, v in judgment.items() if k not in ("beside", "counts", "also")}
+
+
+@pytest.mark.parametrize("moment", moments(12, 4141))
+def test_lines_named_beside_decide_nothing(reader, moment):
+    """Each judgment equals the judgment of a reading without the beside topics' findings; every line named beside
+    cites 000, holds and names where it is seen."""
+    chart = leishen.chart(moment)
+    for topic in TOPICS:
+        reading = reader.read(chart, topic=topic)
+        j = next(x for x in judge(reading, chart, reader) if x["topic"] == topic)
+        beside_ids = {b["finding"] for b in j["beside"]}
+        for b in j["beside"]:
+            assert b["at"] and all(c.startswith("000:") for c in b["src"]), b
+        bare = {**reading, "findings": [f for f in reading["findings"] if f.get("topic") not in ("宮室", "臟腑")]}
+        alone = next(x for x in judge(bare, chart, reader) if x["topic"] == topic)
+        assert _without_beside(j) == _without_beside(alone)
+        assert not beside_ids & {r["finding"] for r in j["reasons"]}
+
+
+def test_a_bad_beside_row_is_refused_naming_row_and_column(tmp_path, monkeypatch):
+    from leishen.judgments import tables
+    (tmp_path / "beside.csv").write_text("topic,reads,src,note\nTopic:天時,000:95,000:95,x\n", encoding="utf-8")
+    monkeypatch.setattr(tables, "TABLES", tmp_path)
+    beside_mod.beside_table.cache_clear()
+    try:
+        with pytest.raises(JudgmentTableError, match=r"beside.csv row 2, column reads"):
+            beside_mod.beside_table()
+    finally:
+        beside_mod.beside_table.cache_clear()
