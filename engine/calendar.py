@@ -167,12 +167,6 @@ def _term(n: int) -> tuple[datetime, float]:
     return instant, instant.timestamp()
 
 
-def _term_number(year: int, slot: int) -> int:
-    """The term number of *slot* of *year*'s table (ChartError outside :data:`TABLE_YEARS`)."""
-    _check_table_year(year)
-    return 24 * year + slot
-
-
 def _position(n: int) -> int:
     """The position in SOLAR_TERMS of term number *n*."""
     return (_TABLE_FIRST_TERM + n) % 24
@@ -185,7 +179,8 @@ def _year_table(year: int) -> tuple[tuple[datetime, ...], tuple[int, ...], tuple
     Covers every instant of Gregorian ``year`` in UTC+8 together with the term before and
     after it. Cached: lunar_python takes a few milliseconds per year.
     """
-    terms = [_term(_term_number(year, slot)) for slot in range(_SLOTS)]
+    _check_table_year(year)
+    terms = [_term(24 * year + slot) for slot in range(_SLOTS)]
     return tuple(instant for instant, _ in terms), _SLOT_POSITIONS, tuple(stamp for _, stamp in terms)
 
 
@@ -226,9 +221,8 @@ def middle_term(moment: datetime) -> tuple[str, datetime]:
     return _last_of_kind(moment, 1)
 
 
-def terms_between(start: datetime, end: datetime, names: frozenset[str] | None = None) -> list[tuple[str, datetime]]:
-    """All terms whose instant lies in ``[start, end)``, in order (uses the per-year cache); with *names*, only
-    the terms so named, and only those are computed.
+def terms_between(start: datetime, end: datetime) -> list[tuple[str, datetime]]:
+    """All terms whose instant lies in ``[start, end)``, in order (uses the per-year cache).
 
     Works over :data:`TABLE_YEARS` (three years beyond the charts' range on each side).
     """
@@ -236,16 +230,17 @@ def terms_between(start: datetime, end: datetime, names: frozenset[str] | None =
     last = end.astimezone(CHINA_STANDARD_TIME).year
     found: dict[datetime, str] = {}
     for year in range(first, last + 1):
-        if names is None:
-            instants, positions, _ = _year_table(year)
-            pairs = zip(instants, positions)
-        else:
-            pairs = ((_term(_term_number(year, slot))[0], pos) for slot, pos in enumerate(_SLOT_POSITIONS)
-                     if SOLAR_TERMS[pos] in names)
-        for instant, pos in pairs:
+        instants, positions, _ = _year_table(year)
+        for instant, pos in zip(instants, positions):
             if start <= instant < end:
                 found[instant] = SOLAR_TERMS[pos]
     return [(name, instant) for instant, name in sorted(found.items())]
+
+
+def solstice(m: int) -> datetime:
+    """The instant (UTC+8) of solstice number *m*: 冬至 for an even *m*, 夏至 for an odd one, 冬至 of 1999 being
+    number 4000 (it is term number 12·m + 1); computed alone, not with its year."""
+    return _term(12 * m + 1)[0]
 
 
 def term_start(name: str, year: int) -> datetime:

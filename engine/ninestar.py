@@ -23,12 +23,13 @@ or :func:`fly` give writable ones.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from datetime import datetime, tzinfo
+from datetime import date, datetime, tzinfo
 from functools import lru_cache
+from math import floor
 
 from leishen.engine.calendar import (
-    BRANCHES, CHINA_STANDARD_TIME, DAY_BOUNDARIES, MomentFacts, chart_clock, check_moment, day_number, moment_facts, terms_between,
+    BRANCHES, CHINA_STANDARD_TIME, DAY_BOUNDARIES, MomentFacts, chart_clock, check_moment, day_number, moment_facts,
+    solstice,
 )
 from leishen.engine.qimen.ju import sexagenary_of_day_number
 from leishen.engine.qimen.frozen import FrozenDict
@@ -45,8 +46,6 @@ _ALIASES = {"四绿": "四綠", "五黄": "五黃"}
 #: The 洛書 flight path from the centre (the order the plate is filled in).
 PATH = (5, 6, 7, 8, 9, 1, 2, 3, 4)
 _GRID = ((4, 9, 2), (3, 5, 7), (8, 1, 6))
-#: the terms the day stars turn at
-_SOLSTICES = frozenset(("冬至", "夏至"))
 
 
 #: How the day stars run through a 240-day half-year (the 閏 half) (engine/options.csv).
@@ -72,38 +71,46 @@ def month_star(year_branch: str, month_branch: str) -> str:
     return _star(opening - (BRANCHES.index(month_branch) - 2) % 12)
 
 
+#: the day ordinal of 冬至 1999, solstice number 4000 (see :func:`leishen.engine.calendar.solstice`), and the mean
+#: days from one solstice to the next: a day's solstice number give or take one, which :func:`day_star` settles
+_SOLSTICE_4000 = date(1999, 12, 22).toordinal()
+_HALF_YEAR = 365.2422 / 2
+
+
+@lru_cache(maxsize=1024)
+def _turn(m: int, zone: tzinfo, day_boundary: str, longitude: float | None) -> int:
+    """Day ordinal of the 甲子 nearest solstice number *m* (冬至 for an even *m*, 夏至 for an odd one), the day
+    read on *zone*'s clock (or at *longitude*'s true solar time): where the day stars turn 陽 (冬至) or 陰 (夏至)."""
+    n = day_number(chart_clock(solstice(m).astimezone(zone), longitude), day_boundary)
+    offset = sexagenary_of_day_number(n)
+    return n - offset if offset < 30 else n + 60 - offset
+
+
 @lru_cache(maxsize=128)
 def _turning_days(year: int, zone: tzinfo, day_boundary: str, longitude: float | None) -> tuple[tuple[int, str], ...]:
-    """(day ordinal, 陽 or 陰) of the 甲子 nearest each 冬至 and 夏至 of year-1 to year+1: a day of *year* (give or
-    take a day) has its turn before it (at the earliest 夏至 of year-1's) and the one after it (at the latest 夏至
-    of year+1's) among them. Only the solstices are computed (a whole year's terms are a few ms of lunar_python)."""
-    start = datetime(year - 1, 1, 1, tzinfo=CHINA_STANDARD_TIME)
-    end = datetime(year + 1, 12, 31, 12, tzinfo=CHINA_STANDARD_TIME)
-    found = []
-    for name, instant in terms_between(start, end, _SOLSTICES):
-        n = day_number(chart_clock(instant.astimezone(zone), longitude), day_boundary)
-        offset = sexagenary_of_day_number(n)
-        found.append((n - offset if offset < 30 else n + 60 - offset, "陽" if name == "冬至" else "陰"))
-    return tuple(found)
-
-
-@lru_cache(maxsize=128)
-def _starts(turns: tuple[tuple[int, str], ...]) -> tuple[int, ...]:
-    return tuple(t for t, _ in turns)
+    """(day ordinal, 陽 or 陰) of the 甲子 nearest each 冬至 and 夏至 of year-1 to year+1 (夏至 of year-1 is
+    solstice 2·year − 1, 冬至 of year+1 solstice 2·year + 4): a day of *year* (give or take a day) has its turn
+    before it and the one after it among them."""
+    return tuple((_turn(m, zone, day_boundary, longitude), "陰" if m % 2 else "陽")
+                 for m in range(2 * year - 1, 2 * year + 5))
 
 
 def day_star(n: int, year: int, zone: tzinfo = CHINA_STANDARD_TIME, *, day_boundary: str = "23:00",
              longitude: float | None = None, leap: DayLeap | str = DEFAULT.day_leap) -> tuple[str, str]:
-    """(star, 陽 or 陰) of the day with ordinal *n* (in UTC+8 Gregorian *year*, give or take a day)."""
+    """(star, 陽 or 陰) of the day with ordinal *n* (*year*: its UTC+8 Gregorian year, which the turns no longer
+    need: they are found from *n*, the two around it computed, each solstice's term alone)."""
     leap = leap if leap.__class__ is DayLeap else parse_option(DayLeap, leap, "day_leap")
-    turns = _turning_days(year, zone, day_boundary, longitude)
-    k = bisect_right(_starts(turns), n) - 1
-    start, dun = turns[k]
+    m = 4000 + floor((n - _SOLSTICE_4000) / _HALF_YEAR)
+    while _turn(m, zone, day_boundary, longitude) > n:
+        m -= 1
+    while _turn(m + 1, zone, day_boundary, longitude) <= n:
+        m += 1
+    start, dun = _turn(m, zone, day_boundary, longitude), "陰" if m % 2 else "陽"
     if dun == "陽":
         return _star(1 + (n - start) % 9), dun
     if leap is DayLeap.CONTINUE:
         return _star(9 - (n - start) % 9), dun
-    return _star(1 + (turns[k + 1][0] - n - 1) % 9), dun
+    return _star(1 + (_turn(m + 1, zone, day_boundary, longitude) - n - 1) % 9), dun
 
 
 def fly(centre: str, *, forward: bool = True) -> dict[str, str]:
