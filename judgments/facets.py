@@ -21,7 +21,7 @@ from collections import defaultdict
 from typing import NamedTuple
 
 from leishen.judgments.prepared import TopicTable, best_answers
-from leishen.judgments.procedures import procedure_of
+from leishen.judgments.procedures import UNNAMED, procedure_of
 from leishen.judgments.tables import Answer, Facet, plain_note, value_names
 from leishen.judgments.usegod import place_rank
 
@@ -233,11 +233,12 @@ def _decide(facet: Facet, cands: list[Candidate]) -> tuple[list, dict]:
         if procedure_of(facet.topic, facet.name) is not None:  # ranked: its first tier decides, the rest is `also`
             cands = [c for c in cands if c.rank[0] == cands[0].rank[0]]
         return cands, _by_value(cands)
-    first = [c for c in cands if c.rank == cands[0].rank and not c.caution]
+    lead = [c for c in cands if c.rank == cands[0].rank]
+    first = [c for c in lead if not c.caution] or [c for c in lead if c.rank[0] < UNNAMED]  # (a first_caution row)
     if not first:
         return [], {}
     if {c.value for c in first} == {"吉"}:
-        first += [c for c in cands if c.caution and c.value == "凶"]
+        first += [c for c in cands if c.caution and c.value == "凶" and c not in first]
     return first, _by_value(first)
 
 

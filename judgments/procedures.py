@@ -16,7 +16,9 @@ from functools import lru_cache
 
 from leishen.judgments.tables import JudgmentTableError, _rows, _src
 
-ROLES = ("decisive", "first", "caution", "caution_here")  # caution_here: a caution only where read at a 用神
+#: caution_here: a caution only where read at a 用神; first_caution: a line read first (deciding where no tier above
+#: it holds) that is also a caution beside a 吉 of a tier above (004:55's 值使 beside 004:47's 時日 for 行人)
+ROLES = ("decisive", "first", "caution", "caution_here", "first_caution")
 UNNAMED = 9  # the tier of a finding no procedure row names: after every named tier
 
 
@@ -69,7 +71,7 @@ def procedure_table() -> dict[tuple, Procedure]:
                 raise JudgmentTableError(f"judgments/procedures.csv row {number}, column items: {item} is named "
                                          "twice for one facet")
             tiers[item] = (int(row["tier"]), role, src)
-    return {key: Procedure(tiers, frozenset(i for i, (_, r, _) in tiers.items() if r.startswith("caution")),
+    return {key: Procedure(tiers, frozenset(i for i, (_, r, _) in tiers.items() if "caution" in r),
                            frozenset(i for i, (_, r, _) in tiers.items() if r == "caution_here"))
             for key, tiers in rows.items()}
 
