@@ -19,9 +19,9 @@ Conventions (see docs/calendar.md):
   芒种 处暑 are never exposed; term names come from :data:`SOLAR_TERMS` by position).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here: typing.NamedTuple turns each string annotation into a
+# ForwardRef, compiling it at import (21 compiles for Pillars and MomentFacts); evaluated ones cost nothing.
 
-from bisect import bisect_right
 from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
 from math import floor
