@@ -48,3 +48,14 @@ def test_sangdiao_is_a_qimen_pattern_of_the_year_branch():
                          system="qimen")["holds"] for year in (1975, 1977, 1979, 1980)}
     assert held == {1975: True, 1977: False, 1979: True, 1980: False}
     assert not r.test(build_chart(moment), "pattern(Pattern.喪吊)", system="qimen")["holds"]
+
+
+def test_jixing_of_the_instrument_riding_with_tian_qin():
+    """六儀擊刑 (004:119) where 天禽 is the 值符: its decade-head instrument rides as the 寄 stem (天寄). 2026-12-01
+    11:00 (+08:00): 甲子戊's 值符 天禽 flies to 震三 with 戊 as its 寄 stem, 子刑卯 (round 8 of audit-5), while the
+    palace's own heaven stem is not 戊."""
+    r = reader()
+    chart = build_chart(datetime.fromisoformat("2026-12-01T11:00:00+08:00"))
+    assert r.test(chart, "pattern(Pattern.六儀擊刑)", system="qimen")["holds"]
+    assert r.test(chart, "at(值符宮, all(eq(天寄, Stem.戊), eq(宮, Palace.震三)))", system="qimen")["holds"]
+    assert not r.test(chart, "at(值符宮, eq(天, Stem.戊))", system="qimen")["holds"]
