@@ -11,7 +11,6 @@ import sys
 import click
 
 from leishen.errors import LeishenError
-from leishen.backends import BACKEND_NAMES
 
 EXIT_USAGE = 2
 
@@ -35,6 +34,7 @@ def handle_errors(func):
 
 def backend_options(func):
     """``--backend networkx|neo4j`` and ``--uri/--user/--password`` (or NEO4J_URI/USER/PASSWORD)."""
+    from leishen.backends import BACKEND_NAMES  # the commands on the graph only: a chart needs no backend
     options = [
         click.option("--backend", type=click.Choice(BACKEND_NAMES), default="networkx", show_default=True,
                      help="graph backend: embedded NetworkX or a Neo4j server"),
