@@ -281,7 +281,8 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, pla
     003:3–11, and the Liu Ren 格局, 000:3–15), which no 004 topic's procedure reads, and the Liu Ren lines of 000
     read at the judgment's Liu Ren 用神 (:func:`liuren_at_god`; *places*: usegod.god_places)."""
     shown = {r["finding"] for r in reasons} | set(aside)
-    out, meanings = [], set()
+    out, meanings = [], {(f["meaning"].get("zh"), f["polarity"]) for r in reasons
+                         if (f := found.by_id.get(r["finding"])) is not None}  # a reason's meaning is not repeated
     general = [f for f in reading["findings"] if f.get("topic") is None and (general_line(f) or liuren_at_god(f, places))]
     for f in [*found.weigh, *general]:  # the general lines named beside every topic: the day star, the 格局
         key = (f["meaning"].get("zh"), f["polarity"])
