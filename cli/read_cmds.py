@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import json
 import sys
+from concurrent.futures import Executor
+from contextlib import contextmanager
+from functools import partial
+from typing import Iterator
 
 import click
 
 from leishen.cli.chart import request_of, request_options
 from leishen.cli.options import backend_options, handle_errors
 from leishen.cli.render_reading import CHART_HOPS, MARKS, path_words, render_reading  # noqa: F401
-from leishen.errors import ChartError
+from leishen.errors import ChartError, FindError
 from leishen.judgments.procedure import DEFAULT_OPTIONS, OPTIONS
 from leishen.judgments.choose import VERDICTS
 from leishen.readings.lore import DEFAULT_LESSONS, LESSONS
@@ -148,22 +152,38 @@ def find(rule, start, end, tz, step, topics, verdict, facets, when, summary, job
     if summary and (verdict is not None or fmt != "jsonl"):
         raise ChartError("--summary counts every verdict of the range in one JSON line: give it without --verdict "
                          "and --format")
-    r = _reader(backend, uri, user, password)
-    if topic is not None:  # the words a user types (wealth, 占天時 …) as read takes them
-        from leishen.service.requests import topic_name
-        topic = topic_name(topic, [{"zh": t["zh"], "ko": t.get("ko") or "", "en": t.get("en") or ""}
-                                   for t in r.topics()])
-    from leishen.cli.corpus_warning import warn_damaged_corpus
-    warn_damaged_corpus(backend)
-    t0, t1, total = door.plan(start, end, tz, step, names=("from", "to"))
     source = findwork.Source(backend, uri, user, password)
-    with findwork.dask_executor(scheduler) as executor:
+    with _dask_executor(scheduler) as executor:
+        r = _reader(backend, uri, user, password) if executor is None else None  # (on a cluster, its workers read)
+        if topic is not None:  # the words a user types (wealth, 占天時 …) as read takes them
+            topic = door.by_reader(partial(_topic_word, topic), r, executor, source)
+        from leishen.cli.corpus_warning import warn_damaged_corpus
+        warn_damaged_corpus(backend)
+        t0, t1, total = door.plan(start, end, tz, step, names=("from", "to"))
         hits = door.find(r, t0, t1, rule=rule, topic=topic, verdict="*" if summary else verdict, facets=facets,
                          step=step, jobs=jobs, progress=lambda _t, n=1: bar.update(n), when=when, executor=executor,
                          source=source)  # (checked here: a bad request is refused before the progress bar)
         bar = click.progressbar(length=total, label="find", file=sys.stderr)
         with bar:
             _write(hits, summary, fmt, lang, topic, facets, (t0, t1, total))
+
+
+@contextmanager
+def _dask_executor(address: str | None) -> Iterator[Executor | None]:
+    """The executor of the Dask cluster whose scheduler is at *address* (None: no executor), closed on leaving;
+    FindError naming ``scheduler`` when Dask is not installed or no scheduler answers."""
+    if address is None:
+        yield None
+        return
+    try:
+        from distributed import Client
+        client = Client(address, timeout="10s", set_as_default=False)
+    except ImportError:
+        raise FindError("scheduler: Dask is not installed: pip install 'leishen[dask]'", "scheduler") from None
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise FindError(f"scheduler: no Dask scheduler answers at {address!r} ({exc})", "scheduler") from None
+    with client:
+        yield client.get_executor(pure=False)
 
 
 def _write(hits, summary: bool, fmt: str, lang: str, topic: str | None, facets: tuple, span: tuple) -> None:

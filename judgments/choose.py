@@ -34,8 +34,7 @@ def parse_facets(items) -> dict[str, str]:
 
 
 def _hit(judgment: dict) -> dict:
-    """What a chosen moment shows: its verdict (and the facet that decides it), the decided facet answers, the
-    judgment's summary and the reasons, those that decide the verdict facet first."""
+    """A chosen moment's verdict (and deciding facet), decided facet answers, summary and reasons (deciding first)."""
     by = (judgment.get("verdict_by") or {}).get("facet")
     deciding = next((f["findings"] for f in judgment["facets"] if f["facet"] == by), [])
     order = {fid: k for k, fid in enumerate(deciding)}
@@ -101,9 +100,8 @@ def choice(reader, topic: str, verdict: str | None = None, facets: dict | None =
 def choose(reader, topic: str, start: datetime, end: datetime, *, verdict: str | None = None,
            facets: dict | None = None, step: str = "hour", request: ChartRequest = ChartRequest(),
            jobs: int = 1, executor: Executor | None = None, source=None) -> Iterator[dict]:
-    """The moments from *start* to *end* (every *step*) whose judgment for *topic* has *verdict* (None: any) and
-    the facet answers asked, in order: judged here, on *jobs* forked processes or on *executor* (any Executor, whose
-    workers open *source*, by default the reader's) — the find of :func:`leishen.service.readings.find`."""
+    """The moments from *start* to *end* (every *step*) whose judgment for *topic* has *verdict* (None: any) and the
+    facet answers asked, in order: :func:`leishen.service.readings.find` (*executor*'s workers open *source*)."""
     from leishen.service.readings import find
     return find(reader, start, end, topic=topic, verdict=verdict or "*", facets=facets or {}, step=step,
                 request=request, jobs=jobs, executor=executor, source=source)

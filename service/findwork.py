@@ -1,7 +1,6 @@
-"""The work of one find spread over a range: an explicit, picklable object (:class:`Work`: the reader's
-:class:`Source` and a task such as 擇時's Choice; no module state, so two finds at once never share a request),
-judged in blocks of consecutive hours here, or by ``--jobs N`` forked processes or a Dask cluster's workers, worker
-*k* reading the *k*-th share of the range in order (Qimen's yang layouts recur from 冬至, yin from 夏至)."""
+"""The work of one find (:class:`Work`: the reader's :class:`Source` and a task such as 擇時's Choice; picklable, no
+module state) judged in blocks of consecutive hours here, or by ``--jobs N`` forked processes or a Dask cluster's
+workers, worker *k* judging the *k*-th share of the range in a few runs (Qimen's layouts recur from 冬至 and 夏至)."""
 
 from __future__ import annotations
 
@@ -20,14 +19,11 @@ from typing import Any, Iterator
 
 from leishen.errors import FindError
 
-BLOCK = 96  # moments a block holds at most (cut further at each solar term): the hits sent back at once
+BLOCK = 96  # moments a block holds at most (cut further at each solar term): the progress told at once
+RUNS = 8  # runs a worker's share is sent in at most: a task each, its blocks' hits sent back together
 #: the most processes ``--jobs`` starts: the cores this process may run on
 MAX_JOBS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 WATCH = 0.5  # seconds between a worker's looks at whether the process that started it is still there
-
-
-class WorkerError(FindError):
-    """A worker process stopped before it sent back its block's hits (killed, or out of memory)."""
 
 
 @dataclass(frozen=True)
@@ -60,9 +56,9 @@ class Work:
     source: Source
     task: Any
 
-    def __call__(self, moments: list[datetime]) -> list[dict]:
-        """The hits among *moments*, judged in this process with the source's reader."""
-        return self.task.judged(worker_reader(self.source), moments)
+    def __call__(self, run: list[list[datetime]]) -> list[list[dict]]:
+        """The hits of each block of *run*, judged in this process with the source's reader."""
+        return [self.task.judged(worker_reader(self.source), part) for part in run]
 
 
 def check_jobs(jobs) -> int:
@@ -74,9 +70,8 @@ def check_jobs(jobs) -> int:
 
 
 def blocks(every: list[datetime], size: int = BLOCK) -> list[list[datetime]]:
-    """The moments in runs of consecutive moments, cut where a solar term starts and every *size* moments; a cut
-    that would part the two hours of a double hour (子 23:00–00:59, 丑 01:00–02:59 …, judged once when their
-    charts agree) is moved one hour later."""
+    """The moments in blocks, cut where a solar term starts and every *size* moments; a cut that would part the two
+    hours of a double hour (子 23:00–00:59 …, judged once when their charts agree) is moved one hour later."""
     from leishen.engine.calendar import terms_between
     if not every:
         return []
@@ -87,32 +82,40 @@ def blocks(every: list[datetime], size: int = BLOCK) -> list[list[datetime]]:
     return [every[a:b] for a, b in zip([0, *moved], [*moved, len(every)])]
 
 
+def runs(parts: list[list[datetime]], n: int) -> list[tuple[int, list[list[datetime]]]]:
+    """(worker *k*, run) in the range's order: the blocks in runs, each block in the one of *n* × :data:`RUNS` equal
+    stretches of the range its middle moment falls in, run *m* the worker *m* // RUNS's (the *k*-th share's)."""
+    dealt, held, total = {}, 0, sum(map(len, parts))
+    for part in parts:
+        dealt.setdefault((2 * held + len(part)) * n * RUNS // (2 * total), []).append(part)
+        held += len(part)
+    return [(m // RUNS, run) for m, run in dealt.items()]
+
+
 def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, executor: Executor | None = None
            ) -> Iterator[tuple[datetime, int, list[dict]]]:
-    """(last moment, how many moments, hits) of each of the :func:`blocks` of *every* moment, in order: judged
-    here with *reader* as asked for, or submitted at once, the *k*-th share of the moments to worker *k* of
-    :func:`workers`; stopping early cancels the rest; a worker process that dies → :class:`WorkerError` naming it."""
+    """(last moment, how many moments, hits) of each of the :func:`blocks` of *every*, in order: judged here with
+    *reader*, or :func:`runs` sent at once to :func:`workers`, cancelled if left (a dead worker: FindError names it)."""
     parts = blocks(every)
     if executor is None and check_jobs(jobs) == 1:
         yield from ((part[-1], len(part), work.task.judged(reader, part)) for part in parts)
         return
     with workers(jobs, executor) as executors:
-        futures, held = [], 0
+        futures = []
         try:
             with interrupts_held():
-                for part in parts:  # (to the share its middle moment falls in)
-                    futures.append(executors[(2 * held + len(part)) * len(executors) // (2 * len(every))]
-                                   .submit(work, part))
-                    held += len(part)
-            for part, future in zip(parts, futures):
+                for k, run in runs(parts, len(executors)):
+                    futures.append((run, executors[k].submit(work, run)))
+            for run, future in futures:
                 try:
-                    yield part[-1], len(part), future.result()
+                    found = future.result()
                 except BrokenProcessPool:
-                    raise WorkerError(f"jobs: {dead_workers(executors)} stopped before it sent its hits; the find "
-                                      f"is abandoned at {part[0].isoformat()} (try again, with fewer --jobs if "
-                                      "memory is short)", "jobs") from None
+                    raise FindError(f"jobs: {dead_workers(executors)} stopped before it sent its hits; the find is "
+                                    f"abandoned at {run[0][0].isoformat()} (try again, with fewer --jobs if memory is "
+                                    "short)", "jobs") from None
+                yield from ((part[-1], len(part), hits) for part, hits in zip(run, found))
         finally:
-            for future in futures:
+            for _, future in futures:
                 future.cancel()
 
 
@@ -128,9 +131,8 @@ def dead_workers(executors: list[Executor]) -> str:
 
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Ctrl-C held back while the worker processes are forked and their work submitted: a SIGINT then waits until
-    the pools are whole (a pool interrupted half-started cannot be shut down), and a worker is born with it blocked
-    until :func:`_worker_start` ignores it (one interrupted in its start prints a traceback)."""
+    """Ctrl-C held back while worker processes are forked and given their work: a pool interrupted half-started
+    cannot be shut down, and a worker is born with SIGINT blocked until :func:`_worker_start` ignores it."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -142,9 +144,8 @@ def interrupts_held() -> Iterator[None]:
 
 
 def _worker_start(parent: int) -> None:
-    """A pool worker's start: Ctrl-C is the parent's to handle (the worker prints nothing; it is born with SIGINT
-    blocked by :func:`interrupts_held`, ignored here, then unblocked), and the worker ends itself when the process
-    that started it is gone (killed: nothing would ever ask it for more)."""
+    """A pool worker's start: SIGINT, blocked since its birth, ignored then unblocked (Ctrl-C is the parent's to
+    handle: the worker prints nothing), and the worker ends itself when the process that started it is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
@@ -158,9 +159,8 @@ def _worker_start(parent: int) -> None:
 
 @contextmanager
 def workers(jobs: int, executor: Executor | None = None) -> Iterator[list[Executor]]:
-    """The executors runs of blocks go to: with *executor*, for a Dask client's one pinned to each thread of each
-    worker (its blocks go elsewhere only if that worker is gone), any other alone; else *jobs* pools of one process
-    each, forked from this one (sharing the reader already built), shut down on leaving."""
+    """The executors runs go to: a Dask client's one pinned to each worker thread (elsewhere only if it is gone),
+    another *executor* alone, else *jobs* one-process pools forked from this one, shut down on leaving."""
     if executor is not None:
         client = getattr(executor, "_client", None)  # (distributed's ClientExecutor)
         pinned = [client.get_executor(workers=[worker], allow_other_workers=True, pure=False)
@@ -176,20 +176,3 @@ def dask_setup(worker) -> None:
     """A Dask worker started with ``--preload leishen.service.findwork`` loads the book (NetworkX) at its start."""
     worker_reader(Source())
 
-
-@contextmanager
-def dask_executor(address: str | None) -> Iterator[Executor | None]:
-    """The executor of the Dask cluster whose scheduler is at *address* (None: no executor), closed on leaving;
-    FindError naming ``scheduler`` when Dask is not installed or no scheduler answers."""
-    if address is None:
-        yield None
-        return
-    try:
-        from distributed import Client
-        client = Client(address, timeout="10s", set_as_default=False)
-    except ImportError:
-        raise FindError("scheduler: Dask is not installed: pip install 'leishen[dask]'", "scheduler") from None
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise FindError(f"scheduler: no Dask scheduler answers at {address!r} ({exc})", "scheduler") from None
-    with client:
-        yield client.get_executor(pure=False)

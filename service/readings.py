@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from typing import Iterator
 
 from leishen.engine.chart import ChartRequest
@@ -154,9 +155,10 @@ def find(reader, start: datetime, end: datetime, *, rule: str | None = None, top
     *verdict* or *facets* (FACET=VALUE items or a dict), 擇時 — the moments whose judgment of *topic* has that
     verdict and facet answers, each with its deciding reasons (:mod:`leishen.judgments.choose`). *when* and 擇時
     run in this process, on *jobs* forked processes or on *executor* (whose workers open *source*:
-    :class:`leishen.service.findwork.Source`). Stops with FindDeadline past ``limits.seconds``; *progress* is
-    called as ``progress(moment, n)``: *n* more moments scanned, up to *moment*. The request is checked when
-    this is called (an error raised here, not at the first hit); the hits come from the iterator it returns."""
+    :class:`leishen.service.findwork.Source`; with no *reader*, one of them checks the request and makes its task,
+    and this process loads no book). Stops with FindDeadline past ``limits.seconds``; *progress* is called as
+    ``progress(moment, n)``: *n* more moments scanned, up to *moment*. The request is checked when this is called
+    (an error raised here, not at the first hit); the hits come from the iterator it returns."""
     clock = _Clock(limits, progress)
     chosen = verdict is not None or bool(facets)
     if sum((rule is not None, when is not None, chosen)) > 1:
@@ -166,14 +168,16 @@ def find(reader, start: datetime, end: datetime, *, rule: str | None = None, top
                          progress=clock.tick)
     if when is not None:
         from leishen.service.whenfind import when_task
-        task = when_task(reader, when, topic, request)
+        make = partial(when_task, when=when, topic=topic, request=request)
     elif chosen:
-        task = _choice(reader, topic, verdict, facets, request)
+        make = partial(_choice, topic=topic, verdict=verdict, facets=facets, request=request)
     else:
         raise FindError("rule: give a rule, a condition (when), or a topic with a verdict (擇時)", "rule")
-    from leishen.service.findwork import check_jobs
-    check_jobs(jobs)
-    return _spread(reader, task, start, end, step, jobs, executor, source, clock)
+    from leishen.service import findwork
+    findwork.check_jobs(jobs)
+    source = source or findwork.Source.of(reader)
+    work = findwork.Work(source, by_reader(make, reader, executor, source))
+    return _spread(reader, work, start, end, step, jobs, executor, clock)
 
 
 def lore_systems(query: str) -> tuple[str, ...]:
@@ -271,12 +275,30 @@ def _choice(reader, topic, verdict, facets, request):
     return choice(reader, topic, None if verdict == "*" else verdict, facets, request)  # *: every verdict
 
 
-def _spread(reader, task, start, end, step, jobs, executor, source, clock: _Clock):
-    """The hits of *task* over the range, in order (:func:`leishen.service.findwork.spread`: here, on *executor*
+def by_reader(make, reader, executor, source):
+    """*make*(*reader*), or with no reader *make* called on a worker of *executor* with its reader of *source*
+    (:func:`_made`; its LeishenError raised here): a request checked where the book is, by a process that loads
+    none (``leishen find --scheduler``)."""
+    found = make(reader) if reader is not None else executor.submit(_made, source, make).result()
+    if isinstance(found, LeishenError):
+        raise found
+    return found
+
+
+def _made(source, make):
+    """*make*(the source's reader) in this process (a worker); a LeishenError it raises is returned (an answer)."""
+    from leishen.service.findwork import worker_reader
+    try:
+        return make(worker_reader(source))
+    except LeishenError as exc:
+        return exc
+
+
+def _spread(reader, work, start, end, step, jobs, executor, clock: _Clock):
+    """The hits of *work* over the range, in order (:func:`leishen.service.findwork.spread`: here, on *executor*
     or on *jobs* processes), the clock read and the progress told as each block's hits come back."""
     from leishen.engine.moment import moments
     from leishen.service import findwork
-    work = findwork.Work(source or findwork.Source.of(reader), task)
     for last, n, found in findwork.spread(work, list(moments(start, end, step)), reader, jobs, executor):
         yield from found
         clock.tick(last, n)

@@ -1,8 +1,9 @@
 """擇時 on executors: a pool of forked processes (--jobs 2), any concurrent.futures executor and a real Dask
 LocalCluster of two worker processes on 127.0.0.1 give every hit that one process gives, over a month, in the
-range's order, each Dask worker taking its own stretch of consecutive blocks; the blocks a range is cut into are
-consecutive, complete, cut at the solar terms and never between the two hours of a double hour; --jobs past the
-cores is refused naming the limit."""
+range's order, each Dask worker taking its own stretch of consecutive blocks, also when this process loads no book
+(a worker checks the request: a bad one refused here as it is alone); the blocks a range is cut into are
+consecutive, complete, cut at the solar terms and never between the two hours of a double hour, and sent in runs
+of consecutive blocks, a few a worker; --jobs past the cores is refused naming the limit."""
 
 from __future__ import annotations
 
@@ -53,6 +54,19 @@ def test_a_dask_local_cluster_of_two_workers_gives_every_hit_of_one(reader, alon
     assert len(pids) == 2 and os.getpid() not in pids
 
 
+def test_a_dask_cluster_checks_the_request_for_a_process_that_loads_no_book(alone):
+    from leishen.judgments.choose import ChooseError
+    from leishen.service import readings
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        executor = client.get_executor(pure=False)
+        found = list(readings.find(None, *MONTH, topic="出行", verdict="吉", executor=executor))
+        with pytest.raises(ChooseError, match="可行否 is never answered 'maybe'") as info:
+            readings.find(None, *MONTH, topic="出行", facets={"可行否": "maybe"}, executor=executor)
+    assert found == alone
+    assert info.value.field == "facet"
+
+
 @dataclass(frozen=True)
 class Where:
     """A find's task that answers, for each block, the process that judged it."""
@@ -87,6 +101,18 @@ def test_blocks_are_consecutive_cut_at_the_terms_and_keep_double_hours():
     assert len(terms) == 4  # 小雪 大雪 冬至 小寒 …
     assert all(len({solar_term(t)[0] for t in part[:-1]}) == 1 for part in parts)  # (a cut moved one hour later)
     assert len(parts) >= len(terms) + 9  # a cut at each term's start, and every 96 hours
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_runs_are_consecutive_blocks_a_few_a_worker_each_worker_a_stretch(workers):
+    parts = findwork.blocks(list(moments(parse_moment("2026-01-01T00:00+08:00"), parse_moment("2026-12-31T23:00+08:00"),
+                                         "hour")))
+    dealt = findwork.runs(parts, workers)
+    assert [part for _, run in dealt for part in run] == parts
+    assert [k for k, _ in dealt] == sorted(k for k, _ in dealt)  # worker k's runs: one stretch, the k-th
+    assert all(sum(k == j for k, _ in dealt) == findwork.RUNS for j in range(workers))
+    share = [sum(len(part) for k, run in dealt if k == j for part in run) for j in range(workers)]
+    assert max(share) - min(share) <= 2 * findwork.BLOCK  # (each block in the share its middle moment falls in)
 
 
 @pytest.mark.parametrize("jobs", [0, findwork.MAX_JOBS + 1, 10**9, 1.5, True])
