@@ -59,3 +59,20 @@ def test_jixing_of_the_instrument_riding_with_tian_qin():
     assert r.test(chart, "pattern(Pattern.六儀擊刑)", system="qimen")["holds"]
     assert r.test(chart, "at(值符宮, all(eq(天寄, Stem.戊), eq(宮, Palace.震三)))", system="qimen")["holds"]
     assert not r.test(chart, "at(值符宮, eq(天, Stem.戊))", system="qimen")["holds"]
+
+
+def _qichengbude(moment: str) -> list[dict]:
+    """The findings of 004:75's 起程不得 (4.19.16) in a 出行 reading of *moment*."""
+    reading = reader().read(build_chart(datetime.fromisoformat(moment)), topic="出行")
+    return [f for f in reading["findings"] if (f.get("rule") or {}).get("item") == "4.19.16"]
+
+
+def test_qichengbude_reads_the_zhishi_gates_own_fanyin():
+    """004:75's 反伏 is the 值使's: on 2026-12-01 11:00 (+08:00) the 值使 死門 stands in 艮八, opposite its home (the
+    gate ring's 反吟), and the finding is read at the 值使's palace, naming its gate; on 2026-01-01 11:00 only the
+    star ring is 反吟 (天蓬 in 離九, 休門 elsewhere), which 004:75 does not read."""
+    found = _qichengbude("2026-12-01T11:00:00+08:00")
+    assert found and found[0]["bindings"]["宮"] == "Palace:p8"
+    assert [h["node"]["name"] for h in found[0]["path"] if "node" in h][:2] == ["艮八", "死門"]
+    star_only = _qichengbude("2026-01-01T11:00:00+08:00")
+    assert not any(h["node"]["id"] in ("Pattern:反吟", "Concept:對宮") for f in star_only for h in f["path"] if "node" in h)
