@@ -61,10 +61,10 @@ _TERM_STEP = 15.2184  # lunar_python's mean days from one term to the next
 #: seconds from one term to the next and the mean instant of term 0 give a moment's term number give or take
 #: one, which :func:`_locate` then settles.
 _TERM_SECONDS = 365.2422 * 86400 / 24
+_TERM_EPOCH = datetime(1999, 12, 7, 12, tzinfo=CHINA_STANDARD_TIME).timestamp() - 2000 * 24 * _TERM_SECONDS
 _J2000 = datetime(2000, 1, 1, 12, tzinfo=CHINA_STANDARD_TIME)  # JD 2451545.0 read as UTC+8 clock
 _JD_J2000 = 2451545.0
 _DAY_CYCLE_OFFSET = 1721414  # (date.toordinal() + offset) % 60 is the sexagenary day index
-_TERM_EPOCH = datetime(1999, 12, 7, 12, tzinfo=CHINA_STANDARD_TIME).timestamp() - 2000 * 24 * _TERM_SECONDS
 #: Gregorian years whose term tables may be read: the supported years and three on each side,
 #: so that a moment on 1800-01-01 in any offset, and the solstices around it, have their terms.
 TABLE_YEARS = range(MIN_YEAR - 3, MAX_YEAR + 4)
