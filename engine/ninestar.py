@@ -97,8 +97,8 @@ def _turning_days(year: int, zone: tzinfo, day_boundary: str, longitude: float |
 
 def day_star(n: int, year: int, zone: tzinfo = CHINA_STANDARD_TIME, *, day_boundary: str = "23:00",
              longitude: float | None = None, leap: DayLeap | str = DEFAULT.day_leap) -> tuple[str, str]:
-    """(star, 陽 or 陰) of the day with ordinal *n* (*year*: its UTC+8 Gregorian year, which the turns no longer
-    need: they are found from *n*, the two around it computed, each solstice's term alone)."""
+    """(star, 陽 or 陰) of the day with ordinal *n*. *year*, the day's UTC+8 Gregorian year, is not needed: the
+    turns before and after *n* are found from *n* itself, each from its solstice's term alone."""
     leap = leap if leap.__class__ is DayLeap else parse_option(DayLeap, leap, "day_leap")
     m = 4000 + floor((n - _SOLSTICE_4000) / _HALF_YEAR)
     while _turn(m, zone, day_boundary, longitude) > n:

@@ -230,7 +230,7 @@ def qimen_chart(moment: datetime, *, method: JuMethod | str = DEFAULT.method, da
     :func:`~leishen.engine.calendar.day_and_hour`, the term from a per-day cache of the
     calendar's own term table (tested equal to :func:`qimen_from_facts` over many moments).
     """
-    if (moment.__class__ is not datetime or moment.tzinfo.__class__ is not timezone and not is_zone(moment.tzinfo)
+    if (moment.__class__ is not datetime or (moment.tzinfo.__class__ is not timezone and not is_zone(moment.tzinfo))
             or not MIN_YEAR <= moment.year <= MAX_YEAR):  # a timezone's or a zone's utcoffset() is never None
         check_moment(moment)                # raises for naive, odd-zoned or out-of-range moments
     try:
