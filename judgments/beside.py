@@ -1,8 +1,8 @@
 """What a judgment names beside itself from the other art and never weighs: the class symbols of the topics its
 reading reads beside (READS_BESIDE in the graph: 家宅 → 宮室 000:107, 疾病 → 臟腑 000:131) and the general Liu Ren
 lines a topic names (``ontology/judgments/beside.csv``: 000:95's weather signs beside 天時, 000:59's 驛馬 beside
-出行), each where it stands in a lesson or a transmission (000:23: a sign counts where it is seen, 干上 支上 and
-the transmissions). A project reading: the texts do not join the arts, so these lines decide no facet and no
+出行 and 行人, 000:27–43's 財 劫 臨官 病 死 beside 求財 科試 疾病), each where it stands in a lesson, a transmission,
+the hour or the natal branch (000:27–59: 干支 三傳 占時 本命). A project reading: the texts do not join the arts, so these lines decide no facet and no
 verdict (docs/judgments.md, "Beside the judgment")."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from functools import lru_cache
 
 from leishen.judgments.tables import JudgmentTableError, _rows, _src
 
-#: the Liu Ren places a line named beside a judgment must be seen at: the four lessons' uppers, the transmissions
-SEEN_AT = ("課1上", "課2上", "課3上", "課4上", "初傳", "中傳", "末傳")
+#: the Liu Ren places a line named beside a judgment must be seen at: the four lessons' uppers, the transmissions,
+#: the hour and the natal branch (000:27–59: 干支 三傳 占時 本命)
+SEEN_AT = ("課1上", "課2上", "課3上", "課4上", "初傳", "中傳", "末傳", "占時", "本命")
 KINDS = ("line", "item")  # a beside.csv row reads the general findings citing a line, or those of one inventory item
 
 

@@ -243,8 +243,8 @@ def reasons_of(gods: list, facets: list[dict], found: TopicFindings, aside: dict
         if g.finding:
             add(g.finding, {"en": f"用神: read {g.slot} ({g.role})", "zh": f"用神 {g.slot}（{g.role}）",
                             "ko": f"용신: {g.slot}（{g.role}）"})
-    for f in found.qualifying:
-        if ranks[f["id"]][0] < OTHER_PLACES:
+    for f in found.qualifying:  # (holding: a row that needs judgment is the asker's question, never a reason)
+        if ranks[f["id"]][0] < OTHER_PLACES and ranks[f["id"]][1] == 0:
             cited = " (000:3, 000:23)" if f["system"] == "liuren" and of_000(f) else ""  # 000's rule, its own lines
             add(f["id"], {"en": f"read at the 用神: qualifies it{cited}", "zh": "臨用神", "ko": "용신에 임하여 그것을 규정한다"})
     for f in found.leixiang:

@@ -1,6 +1,6 @@
 """The other art's lines named beside a judgment (judgments/beside.py): the class symbols of the topics read beside
-(家宅 → 宮室 000:107, 疾病 → 臟腑 000:131) and beside.csv's general lines (000:95 beside 天時, 000:59's 驛馬 beside
-出行) are named where they stand in the lessons or transmissions, and never decide: a judgment's facets, reasons and
+(家宅 → 宮室 000:107, 疾病 → 臟腑 000:131, 射覆 → 器用 顏色 飛潛動植 飲食) and beside.csv's general lines (000:95 beside
+天時, 000:59's 驛馬 beside 出行 and 行人, 000:27–43 beside 求財 科試 疾病) are named where they are seen, and never decide: a judgment's facets, reasons and
 verdict are what they are with them left out."""
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ import pytest
 import leishen
 from leishen.judgments import judge
 from leishen.judgments import beside as beside_mod
+from leishen.judgments.prepared import topic_facts
 from leishen.judgments.tables import JudgmentTableError
 
 from tests.judgments.conftest import moments
 
-TOPICS = ("家宅", "疾病", "天時", "出行")
+TOPICS = ("家宅", "疾病", "天時", "出行", "行人", "求財", "科試", "射覆")
 
 
 def test_the_house_names_its_liu_ren_building_beside(judged):
@@ -29,6 +30,20 @@ def test_weather_and_the_horse_are_named_beside_where_seen(judged):
     assert {(tuple(b["at"]), b["meaning"]["zh"]) for b in js["天時"]["beside"]} >= {(("亥", "玄武"), "雨澤")}
     _, js = judged("2025-05-20T19:00+08:00", "出行")  # 己丑 day: 驛馬 亥, the 中傳
     assert [(b["at"][0], b["src"]) for b in js["出行"]["beside"]] == [("亥", ["000:59"])]
+
+
+def test_the_object_names_liu_ren_implements_colours_and_creatures_beside(judged):
+    _, js = judged("2027-10-03T22:00+08:00", "射覆")  # 初傳 寅 ridden by 天空
+    named = {(tuple(b["at"]), b["meaning"]["zh"], b["topic"]) for b in js["射覆"]["beside"]}
+    assert {(("寅",), "青", "顏色"), (("寅", "天空"), "空虛物", "器用")} <= named
+
+
+def test_wealth_and_illness_name_the_kin_and_stages_beside(judged):
+    _, js = judged("2027-10-03T22:00+08:00", "求財")
+    assert {(b["meaning"]["zh"], tuple(b["src"])) for b in js["求財"]["beside"]} == {("財利", ("000:27",)),
+                                                                                    ("傷財", ("000:31",))}
+    _, js = judged("2027-10-03T22:00+08:00", "疾病")
+    assert {b["meaning"]["zh"] for b in js["疾病"]["beside"]} >= {"疾病", "喪亡", "膽"}
 
 
 def _without_beside(judgment: dict) -> dict:
@@ -46,7 +61,8 @@ def test_lines_named_beside_decide_nothing(reader, moment):
         beside_ids = {b["finding"] for b in j["beside"]}
         for b in j["beside"]:
             assert b["at"] and all(c.startswith("000:") for c in b["src"]), b
-        bare = {**reading, "findings": [f for f in reading["findings"] if f.get("topic") not in ("宮室", "臟腑")]}
+        beside_names = topic_facts(reader).table(reader.topic_id(topic)).beside
+        bare = {**reading, "findings": [f for f in reading["findings"] if f.get("topic") not in beside_names]}
         alone = next(x for x in judge(bare, chart, reader) if x["topic"] == topic)
         assert _without_beside(j) == _without_beside(alone)
         assert not beside_ids & {r["finding"] for r in j["reasons"]}
