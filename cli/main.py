@@ -36,6 +36,10 @@ COMMANDS = {
 }
 
 
+#: the key of the root context's meta that says the process runs its own command line (see import_for_good)
+OWN_PROCESS = "leishen.own_process"
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported on first use (fast start, optional extras)."""
 
@@ -47,7 +51,16 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         module, _, attr = target.partition(":")
-        return getattr(import_for_good(module), attr)
+        imported = import_for_good(module) if ctx.meta.get(OWN_PROCESS) else importlib.import_module(module)
+        return getattr(imported, attr)
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        """The root context, which keeps *own_process* (given by :meth:`main`) in its meta for
+        :meth:`get_command`."""
+        own_process = extra.pop("own_process", False)
+        ctx = super().make_context(info_name, args, parent, **extra)
+        ctx.meta[OWN_PROCESS] = own_process
+        return ctx
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Run the CLI; a usage error is one line on stderr and exit code 2 (click prints three or four)."""
@@ -58,8 +71,8 @@ class LazyGroup(click.Group):
         except SettingError as exc:  # a bad LEISHEN_* value: one line naming it, before any command runs
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
-        try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:  # args None: the process's own command line (the console script, python -m), not a caller's list
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, own_process=args is None, **extra)
         except click.exceptions.NoArgsIsHelpError as exc:
             exc.show()  # a bare group prints its help, as click does
             sys.exit(exc.exit_code)
@@ -79,7 +92,8 @@ def import_for_good(name: str):
     """Import a command's module with the cyclic garbage collector paused, then freeze what the process holds
     (``gc.freeze``, as :mod:`leishen.diskcache` does after a load): the modules, classes and tables imported live
     as long as the process, so neither the collections their making would trigger nor the full ones at exit need
-    walk them again."""
+    walk them again. Only for a process that runs the command line (:data:`OWN_PROCESS`): a caller's process
+    (a test's CliRunner) keeps its collector as it was."""
     collecting = gc.isenabled()
     gc.disable()
     try:
