@@ -7,27 +7,52 @@ verdict (docs/judgments.md, "Beside the judgment")."""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 from leishen.judgments.tables import JudgmentTableError, _rows, _src
 
-#: the Liu Ren places a line named beside a judgment must be seen at: the four lessons' uppers, the transmissions,
-#: the hour and the natal branch (000:27–59: 干支 三傳 占時 本命)
+#: the Liu Ren places a line named beside a judgment is seen at unless its row names others: the four lessons'
+#: uppers, the transmissions, the hour and the natal branch (000:27–59: 干支 三傳 占時 本命)
 SEEN_AT = ("課1上", "課2上", "課3上", "課4上", "初傳", "中傳", "末傳", "占時", "本命")
-KINDS = ("line", "item")  # a beside.csv row reads the general findings citing a line, or those of one inventory item
+KINDS = ("line", "lines", "item")  # the general findings citing a line, a range of lines, or of one inventory item
+LINES = re.compile(r"\d{3}:\d+-\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class BesideRow:
+    """A row of beside.csv: the general findings it names (*kind* and *what*: ``line 000:95``, ``lines
+    002:23-91``, ``item 000-S09.m1``), the places they must be seen at, its src."""
+
+    kind: str
+    what: str
+    seen_at: tuple
+    src: tuple
+
+    def names(self, f: dict) -> bool:
+        """Whether general finding *f* is one this row names."""
+        if self.kind == "item":
+            return (f.get("rule") or {}).get("item") == self.what
+        if self.kind == "line":
+            return self.what in f["src"]
+        doc, _, span = self.what.partition(":")
+        first, _, last = span.partition("-")
+        return any(c.startswith(doc + ":") and int(first) <= int(c.partition(":")[2]) <= int(last) for c in f["src"])
 
 
 @lru_cache(maxsize=1)
-def beside_table() -> dict[str, tuple[tuple[str, str, tuple], ...]]:
-    """Topic id → its rows of beside.csv, each (kind, what, src); a bad row refused naming the file, row and
-    column."""
+def beside_table() -> dict[str, tuple[BesideRow, ...]]:
+    """Topic id → its :class:`BesideRow` s; a bad row refused naming the file, row and column."""
     out: dict[str, list] = {}
     for number, row in _rows("beside.csv"):
         kind, _, what = row["reads"].strip().partition(" ")
-        if kind not in KINDS or not what.strip():
-            raise JudgmentTableError(f"judgments/beside.csv row {number}, column reads: expected 'line DOC:LINE' or "
-                                     f"'item ITEM', found {row['reads']!r}")
-        out.setdefault(row["topic"].strip(), []).append((kind, what.strip(), _src("beside.csv", number, row["src"])))
+        if kind not in KINDS or not what.strip() or (kind == "lines" and not LINES.fullmatch(what.strip())):
+            raise JudgmentTableError(f"judgments/beside.csv row {number}, column reads: expected 'line DOC:LINE', "
+                                     f"'lines DOC:FIRST-LAST' or 'item ITEM', found {row['reads']!r}")
+        seen_at = tuple(row["seen_at"].split()) or SEEN_AT
+        out.setdefault(row["topic"].strip(), []).append(
+            BesideRow(kind, what.strip(), seen_at, _src("beside.csv", number, row["src"])))
     return {topic: tuple(rows) for topic, rows in out.items()}
 
 
@@ -40,15 +65,8 @@ def read_beside(facts: dict, props: dict) -> dict[str, frozenset]:
     return {topic: frozenset(names) for topic, names in out.items()}
 
 
-def named_by_row(f: dict, rows: tuple) -> bool:
-    """Whether a general finding is one a beside.csv row of the topic names: it cites the row's line, or it is of
-    the row's inventory item."""
-    return any(what in f["src"] if kind == "line" else (f.get("rule") or {}).get("item") == what
-               for kind, what, _ in rows)
-
-
 def seen_in_lessons(f: dict, places: frozenset) -> bool:
-    """Whether a finding's chart path stands on a lesson's upper or a transmission (*places*: their node ids); a
+    """Whether a finding's chart path stands on one of *places* (node ids: a lesson's upper, a transmission …); a
     plate position's earth branch (slot 地) is where the sign is, not the sign."""
     return any(hop["node"]["id"] in places for hop in f.get("path") or () if "node" in hop and hop.get("slot") != "地")
 
@@ -62,12 +80,16 @@ def beside_of(topic_id: str, beside_names: frozenset, reading: dict, shown: set)
     if not beside_names and not rows:
         return []
     bindings = reading.get("bindings") or {}
-    places = frozenset(bindings[s] for s in SEEN_AT if isinstance(bindings.get(s), str))
+
+    def places(slots: tuple) -> frozenset:
+        return frozenset(bindings[s] for s in slots if isinstance(bindings.get(s), str))
+    default = places(SEEN_AT)
     meanings: dict = {}
     for f in reading["findings"]:
         topic = f.get("topic")
-        if (topic in beside_names if topic else named_by_row(f, rows)) and f.get("certainty") == "holds" \
-                and f["id"] not in shown and seen_in_lessons(f, places):
+        row = None if topic else next((r for r in rows if r.names(f)), None)
+        if (topic in beside_names or row is not None) and f.get("certainty") == "holds" and f["id"] not in shown \
+                and seen_in_lessons(f, places(row.seen_at) if row else default):
             key, at = (f["meaning"].get("zh"), f["polarity"]), chart_names(f)
             if len(at) > len(meanings.get(key, {"at": at})["at"]) or key not in meanings:  # the fullest path
                 meanings[key] = {"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],

@@ -53,14 +53,14 @@ def _without_beside(judgment: dict) -> dict:
 @pytest.mark.parametrize("moment", moments(12, 4141))
 def test_lines_named_beside_decide_nothing(reader, moment):
     """Each judgment equals the judgment of a reading without the beside topics' findings; every line named beside
-    cites 000, holds and names where it is seen."""
+    cites 000 (or, beside 射覆, 002's placements), holds and names where it is seen."""
     chart = leishen.chart(moment)
     for topic in TOPICS:
         reading = reader.read(chart, topic=topic)
         j = next(x for x in judge(reading, chart, reader) if x["topic"] == topic)
         beside_ids = {b["finding"] for b in j["beside"]}
         for b in j["beside"]:
-            assert b["at"] and all(c.startswith("000:") for c in b["src"]), b
+            assert b["at"] and all(c[:4] in ("000:", "002:") for c in b["src"]), b
         beside_names = topic_facts(reader).table(reader.topic_id(topic)).beside
         bare = {**reading, "findings": [f for f in reading["findings"] if f.get("topic") not in beside_names]}
         alone = next(x for x in judge(bare, chart, reader) if x["topic"] == topic)
@@ -70,11 +70,37 @@ def test_lines_named_beside_decide_nothing(reader, moment):
 
 def test_a_bad_beside_row_is_refused_naming_row_and_column(tmp_path, monkeypatch):
     from leishen.judgments import tables
-    (tmp_path / "beside.csv").write_text("topic,reads,src,note\nTopic:天時,000:95,000:95,x\n", encoding="utf-8")
+    (tmp_path / "beside.csv").write_text("topic,reads,seen_at,src,note\nTopic:天時,000:95,,000:95,x\n", encoding="utf-8")
     monkeypatch.setattr(tables, "TABLES", tmp_path)
     beside_mod.beside_table.cache_clear()
     try:
         with pytest.raises(JudgmentTableError, match=r"beside.csv row 2, column reads"):
+            beside_mod.beside_table()
+    finally:
+        beside_mod.beside_table.cache_clear()
+
+
+def test_the_month_and_heavenly_generals_by_placement_are_named_beside_the_object_where_002_151_reads(judged):
+    """002:23–91 and 002:103–139 beside 射覆, only at 干上 支上 and the 初傳 (2025-04-30 01:00: 初傳 卯 ridden by
+    白虎, 002:127)."""
+    reading, js = judged("2025-04-30T01:00+08:00", "射覆")
+    named = {(tuple(b["at"]), b["meaning"]["zh"], tuple(b["src"])) for b in js["射覆"]["beside"]}
+    assert (("卯", "白虎"), "匍卒", ("002:127",)) in named
+    places = {reading["bindings"][s] for s in ("課1上", "課3上", "初傳")}
+    for b in js["射覆"]["beside"]:
+        if b["src"][0].startswith("002:"):
+            f = next(x for x in reading["findings"] if x["id"] == b["finding"])
+            assert any(h["node"]["id"] in places for h in f["path"] if "node" in h and h.get("slot") != "地"), b
+
+
+def test_a_bad_line_range_is_refused(tmp_path, monkeypatch):
+    from leishen.judgments import tables
+    (tmp_path / "beside.csv").write_text("topic,reads,seen_at,src,note\nTopic:射覆,lines 002:23,,002:151,x\n",
+                                         encoding="utf-8")
+    monkeypatch.setattr(tables, "TABLES", tmp_path)
+    beside_mod.beside_table.cache_clear()
+    try:
+        with pytest.raises(JudgmentTableError, match=r"beside.csv row 2, column reads: expected"):
             beside_mod.beside_table()
     finally:
         beside_mod.beside_table.cache_clear()
