@@ -86,12 +86,19 @@ def test_lun_ganzhi_decides_at_the_asker(judged, reader, topic, name, item, pola
     assert seen[True] and seen[False]  # both cases were met
 
 
+THUNDER_RAIN = {"天輔": (2, 8), "天英": (6, 7)}  # 003:55 天上宮克地下宮: wood (巽四's) over earth, fire (離九's) over metal
+
+
 def _rain_palaces(palaces: dict) -> list[int]:
-    """003:55 the rain stars where they rain: 天蓬 in 坎一 兌七 震三, or 天柱 / 天沖 on 壬 or 癸 there."""
+    """003:55 the rain stars where they rain: 天蓬 in 坎一 兌七 震三, or 天柱 / 天沖 on 壬 or 癸 there, or 天輔 / 天英 in
+    a palace their own overcomes (雷雨交作)."""
     out = []
-    for n in (1, 7, 3):
+    for n in (1, 2, 3, 4, 6, 7, 8, 9):
         p = palaces[str(n)]
-        if p.get("star") == "天蓬" or (p.get("star") in ("天柱", "天沖") and p.get("heaven") in ("壬", "癸")):
+        if n in (1, 7, 3) and (p.get("star") == "天蓬" or (p.get("star") in ("天柱", "天沖")
+                                                             and p.get("heaven") in ("壬", "癸"))):
+            out.append(n)
+        elif n in THUNDER_RAIN.get(p.get("star"), ()):
             out.append(n)
     return out
 

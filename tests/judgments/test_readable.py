@@ -61,7 +61,7 @@ def test_dated_timing_rules_show_the_date_and_its_day_pillar():
     timing = next(line for line in text.splitlines() if line.startswith("應期: "))
     # 003:55: rain on the day whose stem is the stem of the palace where the rain was found; the chart's day is 庚戌
     # (12-02), so the 庚 palace's day is today; fine weather was not found, so it is not dated and says why
-    assert re.search(r"2026-12-02 庚戌 \(雨 遲\) \[003:55\]", timing) and "晴: 晴非所斷" in timing
+    assert re.search(r"2026-12-02 庚戌 \(雨 速\) \[003:55\]", timing) and "晴: 晴非所斷" in timing
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
