@@ -20,6 +20,14 @@ written to a temporary ``PYTHONPYCACHEPREFIX`` (one untimed run first), so neith
 sources in a timed run: this machine's ``PYTHONDONTWRITEBYTECODE=1`` would otherwise make leishen compile
 ~200 modules at every start while lunar_python and kinliuren load the bytecode pip wrote. The serve rows are the
 best of a few server starts.
+
+Note on ``--side-by-side`` (issue #37's figures: medians of interleaved runs): both processes are mostly
+interpreter start-up and imports, which other processes' load slows more than the peer's arithmetic, so ratios
+read on a loaded machine come out higher than on an idle one; the load average is printed with them. Read the
+chart figure as the process's own work: since issue #37 it computes the few solar terms a chart shows (not
+three years of them), imports no zoneinfo, PyEphem or typed-chart check for a moment with an offset, and
+freezes what the command's import made (``gc.freeze``, leishen/cli/main.py), so the collections and the
+interpreter's exit no longer walk it.
 """
 
 from __future__ import annotations
