@@ -30,15 +30,20 @@ class BesideRow:
     seen_at: tuple
     src: tuple
 
-    def names(self, f: dict) -> bool:
-        """Whether general finding *f* is one this row names."""
-        if self.kind == "item":
-            return (f.get("rule") or {}).get("item") == self.what
+    @property
+    def lines(self) -> frozenset:
+        """The citations a ``line`` or ``lines`` row names (``002:23-91`` → 002:23 … 002:91)."""
         if self.kind == "line":
-            return self.what in f["src"]
+            return frozenset({self.what})
         doc, _, span = self.what.partition(":")
         first, _, last = span.partition("-")
-        return any(c.startswith(doc + ":") and int(first) <= int(c.partition(":")[2]) <= int(last) for c in f["src"])
+        return frozenset(f"{doc}:{n}" for n in range(int(first), int(last) + 1))
+
+    def names(self, f: dict, lines: frozenset) -> bool:
+        """Whether general finding *f* is one this row names (*lines*: the row's :attr:`lines`, made once)."""
+        if self.kind == "item":
+            return (f.get("rule") or {}).get("item") == self.what
+        return not lines.isdisjoint(f["src"])
 
 
 @lru_cache(maxsize=1)
@@ -85,9 +90,10 @@ def beside_of(topic_id: str, beside_names: frozenset, reading: dict, shown: set)
         return frozenset(bindings[s] for s in slots if isinstance(bindings.get(s), str))
     default = places(SEEN_AT)
     meanings: dict = {}
+    cited = [(r, r.lines if r.kind != "item" else frozenset()) for r in rows]
     for f in reading["findings"]:
         topic = f.get("topic")
-        row = None if topic else next((r for r in rows if r.names(f)), None)
+        row = None if topic else next((r for r, lines in cited if r.names(f, lines)), None)
         if (topic in beside_names or row is not None) and f.get("certainty") == "holds" and f["id"] not in shown \
                 and seen_in_lessons(f, places(row.seen_at) if row else default):
             key, at = (f["meaning"].get("zh"), f["polarity"]), chart_names(f)
