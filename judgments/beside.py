@@ -23,12 +23,14 @@ LINES = re.compile(r"\d{3}:\d+-\d+")
 @dataclass(frozen=True, slots=True)
 class BesideRow:
     """A row of beside.csv: the general findings it names (*kind* and *what*: ``line 000:95``, ``lines
-    002:23-91``, ``item 000-S09.m1``), the places they must be seen at, its src."""
+    002:23-91``, ``item 000-S09.m1``; of one *category* where it names one), the places they must be seen at, its
+    src."""
 
     kind: str
     what: str
     seen_at: tuple
     src: tuple
+    category: str | None = None  # only the rows of this category (002's placements: weather, illness …)
 
     @property
     def lines(self) -> frozenset:
@@ -43,7 +45,7 @@ class BesideRow:
         """Whether general finding *f* is one this row names (*lines*: the row's :attr:`lines`, made once)."""
         if self.kind == "item":
             return (f.get("rule") or {}).get("item") == self.what
-        return not lines.isdisjoint(f["src"])
+        return not lines.isdisjoint(f["src"]) and (self.category is None or row_category(f) == self.category)
 
 
 @lru_cache(maxsize=1)
@@ -56,9 +58,15 @@ def beside_table() -> dict[str, tuple[BesideRow, ...]]:
             raise JudgmentTableError(f"judgments/beside.csv row {number}, column reads: expected 'line DOC:LINE', "
                                      f"'lines DOC:FIRST-LAST' or 'item ITEM', found {row['reads']!r}")
         seen_at = tuple(row["seen_at"].split()) or SEEN_AT
-        out.setdefault(row["topic"].strip(), []).append(
-            BesideRow(kind, what.strip(), seen_at, _src("beside.csv", number, row["src"])))
+        out.setdefault(row["topic"].strip(), []).append(BesideRow(
+            kind, what.strip(), seen_at, _src("beside.csv", number, row["src"]), row["category"].strip() or None))
     return {topic: tuple(rows) for topic, rows in out.items()}
+
+
+def row_category(f: dict) -> str | None:
+    """The ``category`` qualifier of a finding's own row (its path's last edge)."""
+    path = f.get("path") or ()
+    return (path[-2].get("qualifiers") or {}).get("category") if len(path) > 1 else None
 
 
 def read_beside(facts: dict, props: dict) -> dict[str, frozenset]:

@@ -71,7 +71,7 @@ def test_lines_named_beside_decide_nothing(reader, moment):
 @pytest.mark.parametrize("reads", ["000:95", "lines 002:23", "row 000:95"])
 def test_a_bad_beside_row_is_refused_naming_row_and_column(tmp_path, monkeypatch, reads):
     from leishen.judgments import tables
-    (tmp_path / "beside.csv").write_text(f"topic,reads,seen_at,src,note\nTopic:天時,{reads},,000:95,x\n",
+    (tmp_path / "beside.csv").write_text(f"topic,reads,seen_at,category,src,note\nTopic:天時,{reads},,,000:95,x\n",
                                          encoding="utf-8")
     monkeypatch.setattr(tables, "TABLES", tmp_path)
     beside_mod.beside_table.cache_clear()
