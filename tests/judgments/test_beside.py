@@ -93,3 +93,15 @@ def test_the_month_and_heavenly_generals_by_placement_are_named_beside_the_objec
         if b["src"][0].startswith("002:"):
             f = next(x for x in reading["findings"] if x["id"] == b["finding"])
             assert any(h["node"]["id"] in places for h in f["path"] if "node" in h and h.get("slot") != "地"), b
+
+
+@pytest.mark.parametrize("moment, topic, meaning, src", [
+    ("2025-05-10T11:00+08:00", "天時", "陰天", "002:27"),  # 子加酉 (weather)
+    ("2026-12-28T18:00+08:00", "疾病", "赤眼", "002:75"),  # 酉 (illness)
+    ("2027-05-24T12:00+08:00", "行人", "信至", "002:59"),  # 午加魁罡 (event)
+])
+def test_placements_of_a_rows_category_are_named_beside(judged, moment, topic, meaning, src):
+    """002:23–139 by category: weather beside 天時, illness beside 疾病, events beside 行人 (round 11's misses)."""
+    _, js = judged(moment, topic)
+    assert (meaning, [src]) in [(b["meaning"]["zh"], b["src"]) for b in js[topic]["beside"]]
+    assert all(b["at"] for b in js[topic]["beside"])
