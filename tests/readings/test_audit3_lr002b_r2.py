@@ -29,9 +29,9 @@ PINNED = [
     ("facts/002/shefu_rules.csv#134", "射覆", "2013-04-27T00:15:00+08:00", "2002-08-21T17:37:00+08:00",
      "陰是死 (002:187) read as the 用's own polarity: a yin 用 on yang ground counts; a yang 用 on yin ground "
      "does not"),
-    ("facts/002/shefu_rules.csv#18", "射覆", "2002-08-21T17:37:00+08:00", "1958-06-30T11:53:00+08:00",
-     "休廢 無用物 (002:155) read at the 用 itself: a weak 用 on strong ground counts; a strong 用 on weak "
-     "ground does not"),
+    ("facts/002/shefu_rules.csv#18", "射覆", "2018-11-11T04:58:00+08:00", "2045-03-26T06:10:00+08:00",
+     "休廢 無用物 (002:155) asks the 用 and its ground both to be 休廢, as 利用人 asks both 旺相 (round 10 of "
+     "audit-5): a weak 用 on strong ground does not count"),
     ("facts/002/shefu_rules.csv#17", "射覆", "2021-02-04T02:51:00+08:00", "1958-06-30T11:53:00+08:00",
      "有氣 利用人 (002:155) asks the 用 and its ground both to be 旺相: a strong 用 on weak ground does not "
      "count"),

@@ -20,6 +20,7 @@ from leishen.service import lore
 from leishen.service.notes import COLUMNS, NOTES_TABLE, judgment_names, judgment_note, read_notes
 
 MOMENT = "2026-12-01T10:00+09:00"
+UNDATED = "2026-12-03T22:00+09:00"  # 求財: a date its row cannot fix (the 財庫 undefined), so undated saying why
 #: the reason judgments/timing.py gives an 應期 whose TIMES row names no computable place and carries none
 TIMING_FALLBACK = "the text names no place the tables can compute"
 ENGLISH_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -97,7 +98,7 @@ def test_the_needs_judgment_list_has_no_english_word(lang, header):
 
 
 def test_the_judged_reading_gives_undated_timing_in_the_language():
-    out = CliRunner().invoke(main, ["read", MOMENT, "--topic", "*", "--lang", "ko"])
+    out = CliRunner().invoke(main, ["read", UNDATED, "--topic", "*", "--lang", "ko"])
     assert out.exit_code == 0, out.output
     undated = [line for line in out.output.splitlines() if line.startswith("응기:") and "날짜 미정" in line]
     assert undated and not any(ENGLISH_WORD.search(line) for line in undated)
@@ -112,7 +113,7 @@ def test_the_reading_json_carries_judgment_names():
         names = f["judgment_names"]
         assert names["en"] == f["judgment"] and names["zh"] and names["ko"], f["id"]
     assert all("judgment_names" not in f for f in reading["findings"] if f["certainty"] == "holds")
-    undated = [w for j in reading["judgments"] for w in j["when"] if w.get("judgment")]
+    undated = [w for j in door.read(UNDATED, topic="*")["judgments"] for w in j["when"] if w.get("judgment")]
     assert undated and all(w["judgment_names"]["ko"] and w["judgment_names"]["en"] == w["judgment"]
                            for w in undated)
     # the fallback reason of a row with no place to date by is rendered too (#41: dated only once its event is
