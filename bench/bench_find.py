@@ -11,8 +11,9 @@ Rows:
 - ``--jobs 2`` against ``--jobs 1``: whole ``leishen find`` processes, wall medians;
 - Dask: for each run a fresh ``distributed.LocalCluster`` on 127.0.0.1 of 1 worker process and of 2 (one thread
   each, started as README says: ``--preload leishen.service.findwork``, each loading the book from the disk cache
-  at its start), then the whole ``leishen find --scheduler ADDRESS`` process timed, wall medians; the clusters'
-  start is timed apart, and the ratio with it counted in is shown;
+  at its start), then the whole ``leishen find --scheduler ADDRESS`` process timed, wall medians (one untimed find
+  on a cluster first, so that no timed one compiles distributed's bytecode); the clusters' start is timed apart, and
+  the ratio with it counted in is shown;
 - every topic over the year, in process: CPU seconds a moment of all topics, and a century's cost at that rate.
 
 Run: ``python3 bench/bench_find.py [--year 2026] [--runs 3] [--json FILE]`` on an idle machine (the speed-ups
@@ -78,15 +79,21 @@ def whole_dask(year: int, runs: int, env: dict) -> dict:
     """workers → wall median of the whole ``leishen find --scheduler`` process over the year on a fresh
     LocalCluster of that many worker processes, and of the cluster's start (``"start"``)."""
     from distributed import LocalCluster
+
+    def cluster(workers: int) -> LocalCluster:
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                            dashboard_address=None, preload=["leishen.service.findwork"])
+    with cluster(1) as first:  # (distributed's bytecode written by one untimed find, as the other rows' caches are)
+        startup.timed(find_command(year, "--scheduler", first.scheduler_address, last=f"{year}-01-01T01:00+08:00"),
+                      env, 1)
     walls: dict[int, list] = {1: [], 2: []}
     starts: dict[int, list] = {1: [], 2: []}
     for _ in range(runs):
         for workers in walls:
             t0 = time.perf_counter()
-            with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                              dashboard_address=None, preload=["leishen.service.findwork"]) as cluster:
+            with cluster(workers) as running:
                 starts[workers].append(time.perf_counter() - t0)
-                command = find_command(year, "--scheduler", cluster.scheduler_address)
+                command = find_command(year, "--scheduler", running.scheduler_address)
                 walls[workers].append(startup.timed(command, env, 1)["wall"])
     out = medians(walls)
     for workers, start in medians(starts).items():
