@@ -55,8 +55,9 @@ def load() -> str:
 
 
 def medians(walls: dict) -> dict:
-    """key → {"wall": median, "spread": min–max} of *walls* (key → list of seconds)."""
-    return {k: {"wall": statistics.median(w), "spread": f"{min(w):.2f}–{max(w):.2f} s"} for k, w in walls.items()}
+    """key → {"wall": median, "spread": min–max, "runs": each run} of *walls* (key → list of seconds)."""
+    return {k: {"wall": statistics.median(w), "spread": f"{min(w):.2f}–{max(w):.2f} s",
+                "runs": [round(one, 3) for one in w]} for k, w in walls.items()}
 
 
 def find_command(year: int, *extra: str, last: str | None = None) -> list[str]:
