@@ -1,4 +1,5 @@
-"""The embedded default backend: an in-memory ``networkx.MultiDiGraph``."""
+"""The embedded default backend: an in-memory ``networkx.MultiDiGraph``, built (and networkx imported) when a
+query is first run: a reading over a rule book runs none."""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ from leishen.errors import BackendError
 from leishen.loaders.build import build_graph, to_networkx
 from leishen.loaders.records import GraphData
 from leishen.queries.catalog import QUERIES
-from leishen.queries.traversal import TRAVERSALS
 
 
 class NetworkXBackend:
@@ -40,6 +40,7 @@ class NetworkXBackend:
         if unknown:
             raise BackendError(f"query {name!r} takes {', '.join(QUERIES[name].params) or 'no'} parameters, got {', '.join(sorted(unknown))}")
         self.ensure_loaded()
+        from leishen.queries.traversal import TRAVERSALS  # (networkx: imported when a query is first run)
         return TRAVERSALS[name](self.graph, **params)
 
     def close(self) -> None:

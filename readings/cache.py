@@ -4,8 +4,6 @@ Every store is a dict keyed by values (node ids, checks, chart chains, the seria
 recall group is given when it is made), never by ``id()``. Only the stores that earn their keep are kept: each
 saves at least 10 % of a reading's time on a row of the bench (bench/README.md, "What a reader keeps"):
 
-- ``answers``: the backend's answers — ground check → its witness hops; the relation rows (``("among",)``,
-  ``("from", node, types)``) — and the lists of lore findings made of them alone;
 - ``memo``: (graph leaf's serial, its bound values) → which answer held and which argument's chain starts its
   witness (:mod:`leishen.readings.graph_leaf`);
 - ``outcomes``: (recall group's serial, the numbers of the chart values its rules read) → their findings, and
@@ -29,9 +27,9 @@ from __future__ import annotations
 
 SWITCH = "LEISHEN_NO_READING_CACHE"
 BUDGET = 600_000  # entries over every store: about 340 MB at most (measured: 490,000 entries, 280 MB, after 4,000 readings of every topic)
-STORES = ("answers", "memo", "outcomes", "findings", "pieces", "scopes", "bounds")
-#: the stores that hold the backend's answers or what is made of them alone: kept only with the answers
-ANSWERED = ("answers", "memo", "outcomes")
+STORES = ("memo", "outcomes", "findings", "pieces", "scopes", "bounds")
+#: the stores made of the answers: kept only by a reader over a rule book (a live reader's answers may change)
+ANSWERED = ("memo", "outcomes")
 
 
 def switched_off() -> bool:
@@ -72,14 +70,13 @@ class Kept:
         """Whether the store *name* lasts from one reading to the next."""
         if name in self.off or self.switched:
             return False
-        return name not in ANSWERED or (self.answers_kept and "answers" not in self.off)
+        return name not in ANSWERED or self.answers_kept
 
     def refresh(self) -> None:
         """Read the switch and set each store's attribute (and ``answers_on``: whether answers are kept)."""
         self.switched = switched_off()
         for name, store in self.stores.items():
             setattr(self, name, store if self.keeps(name) else Drop())
-        self.answers_on = self.keeps("answers")
 
     def size(self) -> int:
         return sum(map(len, self.stores.values()))

@@ -57,20 +57,26 @@ class Outcome(NamedTuple):
     tested: tuple | None = None
 
 
+MISSING = object()
+
+
 class Answers:
-    """The backend's answers to ground checks, each asked the first time it is needed and kept in *known* (the
-    reader's kept answers with the cache on, else this reading's)."""
+    """A reading's answers to ground checks: the book's (*book*, every check it was made with), then *known*,
+    then the backend's (*ask*), asked the first time a check is needed and kept in *known* for this reading."""
 
-    __slots__ = ("reader", "known")
+    __slots__ = ("book", "ask", "known")
 
-    def __init__(self, reader, known: dict):
-        self.reader, self.known = reader, known
+    def __init__(self, book: dict, ask, known: dict):
+        self.book, self.ask, self.known = book, ask, known
 
     def get(self, check):
-        known = self.known
-        if check not in known:
-            known.update(self.reader.ask({check}))
-        return known[check]
+        found = self.book.get(check, MISSING)
+        if found is MISSING:
+            found = self.known.get(check, MISSING)
+            if found is MISSING:
+                self.known.update(self.ask({check}))
+                found = self.known[check]
+        return found
 
 
 def case_results(compiled: dict, rules, ctx, answers) -> tuple[list | None, int]:
@@ -91,11 +97,8 @@ class Plain:
     def __init__(self, reader):
         self.r = reader
 
-    def answers(self, extra: set):
-        return Answers(self.r, self.r.kept_answers())
-
     def run(self, ctx, scope: ReadingScope, extra: set = frozenset(), condition=None) -> Outcome:
-        answers = self.answers(extra)
+        answers = self.r.answers()
         findings, held = self.patterns(ctx, scope.cases, answers)
         ctx = replace(ctx, patterns=held, undecided=frozenset())
         tried = sum(len(case.rules) for case in scope.cases)
@@ -139,12 +142,12 @@ class Batched(Plain):
         ctx = replace(ctx, undecided=self.need_patterns(ctx, cases, checks))
         if condition is not None:
             condition.need({}, ctx, checks)
-            answers = r.answer(checks | extra)
+            answers = r.answers(checks | extra)
             findings, held = self.patterns(ctx, cases, answers, maybe=ctx.undecided)
             ctx = replace(ctx, patterns=held, undecided=frozenset())
             return Outcome(findings, answers, 0, len(checks), ctx, condition.ev({}, ctx, answers))
         others, early = self.need_others(ctx, scope.others, checks)
-        answers = r.answer(checks | extra)
+        answers = r.answers(checks | extra)
         findings, held = self.patterns(ctx, cases, answers, maybe=ctx.undecided)
         ctx = replace(ctx, patterns=held, undecided=frozenset())
         tried = sum(len(case.rules) for case in cases) + len(others)
@@ -197,6 +200,6 @@ class Recalled(Plain):
     def run(self, ctx, scope: ReadingScope, extra: set = frozenset(), condition=None) -> Outcome:
         if condition is not None or scope.only is not None:
             return super().run(ctx, scope, extra, condition)
-        answers = self.answers(extra)
+        answers = self.r.answers()
         findings = self.r.recall.read(ctx, answers, scope)
         return Outcome(findings, answers, len(scope.facts), 0, ctx)

@@ -80,6 +80,14 @@ class Graph(Predicate):
         subject, obj, values = (tuple([x.value(env, b) for x in part]) for part in self.fact_parts)
         return self._fact_checks(subject, obj, values, ctx.labels)
 
+    def every_check(self, domain, labels: dict) -> set:
+        """Every check this leaf can ask, each slot argument ranging over ``domain(arg)`` (a rule book's)."""
+        if self.template is not None:
+            return {PathCheck("path", a, self._steps(a, z, labels), z)
+                    for a in domain(self.ends[0]) for z in domain(self.ends[1])}
+        subject, obj, values = (tuple({n for x in part for n in domain(x)}) for part in self.fact_parts)
+        return set(self._fact_checks(subject, obj, values, labels))
+
     def _fact_checks(self, subject: tuple, obj: tuple, values: tuple, labels: dict) -> list[tuple]:
         """The fact checks of these subject, object and value nodes (each combination of str ids)."""
         checks = []

@@ -10,8 +10,7 @@
 
 Each is grounded into the same checks as the rules' graph predicates (one backend call answers the
 rules and these together), and each finding's path is the real edge that decided it. A finding is made
-with the reader's cache on, the relation rows and the lists of findings made of the answers alone are kept in its
-``answers`` store (:mod:`leishen.readings.cache`) and handed out again (findings are read-only).
+the relation rows are the rule book's (:mod:`leishen.readings.book`), or a live backend's.
 """
 
 from __future__ import annotations
@@ -24,21 +23,13 @@ from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
 from leishen.readings.graph_leaf import SYMMETRIC
 from leishen.readings.leixiang_qimen import TABLE_TYPE, table_findings, table_nodes
-from leishen.readings.records import FactCheck, FactGroup, LoreChecks, SlotRows
+from leishen.readings.records import FactCheck, FactGroup, LoreChecks
 
 RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
 RELATION_SLOTS = {"liuren": ("日干", "日支", "占時", "月將", "月建", "太歲", "初傳", "中傳", "末傳", "本命", "行年"),
                   "qimen": ("日干", "日支", "時干", "時支")}
 FACT_READINGS = (("kin", "KIN_BRANCH", "Kin", "kin"), ("stages", "LIFE_STAGE", "LifeStage", "stage"),
                  ("vigour", "VIGOUR", "Vigour", "season"))
-
-
-def kept(store: dict, key: tuple, make, *args):
-    """What *store* keeps under *key*, made by ``make(*args)`` the first time."""
-    found = store.get(key)
-    if found is None:
-        found = store[key] = make(*args)
-    return found
 
 
 def lore_checks(reader, b) -> LoreChecks:
@@ -51,30 +42,32 @@ def lore_checks(reader, b) -> LoreChecks:
         season = s["季節"].value if "季節" in s else None
         for name in TRANSMISSIONS:
             if name in s:
-                group = _fact_group(reader, (name, day, s[name].value, season))
+                group = FactGroup((name, day, s[name].value, season), fact_checks(reader, day, s[name].value, season,
+                                                                                  name))
                 out.update(group.checks)
                 out.groups += (group,)
     return out
 
 
-def _fact_group(reader, key: tuple) -> FactGroup:
-    """The kin and stage of the day stem at a transmission, and the transmission's vigour in the season."""
-    name, day, t, season = key
+def fact_checks(book, day: str | None, branch: str, season: str | None, name: str = "") -> dict:
+    """The kin and stage of the day stem at a transmission's *branch* (none without a *day*), and the branch's
+    vigour in the *season* (none without one): (query, *name*, value) → check."""
     checks = {}
-    for k in reader.ids_by_label["Kin"]:
-        checks[("kin", name, k)] = FactCheck("fact", "KIN_BRANCH", day, t, "kin", k, ())
-    for st in reader.ids_by_label["LifeStage"]:
-        checks[("stages", name, st)] = FactCheck("fact", "LIFE_STAGE", day, t, "stage", st, ())
+    if day is not None:
+        for k in book.ids_by_label["Kin"]:
+            checks[("kin", name, k)] = FactCheck("fact", "KIN_BRANCH", day, branch, "kin", k, ())
+        for st in book.ids_by_label["LifeStage"]:
+            checks[("stages", name, st)] = FactCheck("fact", "LIFE_STAGE", day, branch, "stage", st, ())
     if season is not None:
-        for v in reader.ids_by_label["Vigour"]:
-            checks[("vigour", name, v)] = FactCheck("fact", "VIGOUR", t, v, "season", season, ())
-    return FactGroup(key, checks)
+        for v in book.ids_by_label["Vigour"]:
+            checks[("vigour", name, v)] = FactCheck("fact", "VIGOUR", branch, v, "season", season, ())
+    return checks
 
 
 def relation_rows(reader, b) -> list[tuple[str, list, dict]]:
     """(system, its slots bound to a node, the named query ``relations_among``'s rows of the 刑 沖 破 害 合
     by the two nodes they join, :func:`pair_index`) for each system; the query is asked once over every
-    system's slot nodes (with the reader's cache on, once for every Stem and Branch and kept)."""
+    system's slot nodes."""
     present = []
     for system, names in RELATION_SLOTS.items():
         if system in b.systems:
@@ -89,8 +82,7 @@ def relation_rows(reader, b) -> list[tuple[str, list, dict]]:
 
 def relation_findings(reader, b, rows: list) -> list[dict]:
     """A finding for each relation between two slots of the same system (each pair of slots once), in
-    the query's row order, then by system, then by pair. With the reader's cache on (the index is the
-    kept table's), a pair of slots' findings are kept by the slots and their nodes."""
+    the query's row order, then by system, then by pair."""
     found = []
     for system, slots, index in rows:
         values = [b.slots[n].value for n in slots]
@@ -99,16 +91,10 @@ def relation_findings(reader, b, rows: list) -> list[dict]:
             if matches and not reader.variants:  # a row the tables keep as a variant of the text (typo …)
                 matches = [(order, forward, row) for order, forward, row in matches if not row["variant"]]
             if matches:
-                pair = kept(reader.kept.answers, ("relations", system, x, y, vx, vy), _pair_findings, reader, system,
-                            x, y, matches)
-                found += [(order, system, pos, f) for order, f in pair]
+                found += [(order, system, pos, _relation_finding(reader, system, x, y, forward, row))
+                          for order, forward, row in matches]
     found.sort(key=itemgetter(0, 1, 2))
     return [f for *_, f in found]
-
-
-def _pair_findings(reader, system: str, x: str, y: str, matches: list) -> list[tuple[int, dict]]:
-    """(row order, finding) of each relation between slots x and y."""
-    return [(order, _relation_finding(reader, system, x, y, forward, row)) for order, forward, row in matches]
 
 
 def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: dict) -> dict:
@@ -128,11 +114,10 @@ def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: d
 
 def lore_findings(reader, b, answers: dict, checks: LoreChecks) -> list[dict]:
     """The findings of the kin / stages / vigour readings whose checks hold (*checks*: lore_checks'
-    answer for this reading). With the reader's cache on, a transmission's findings are kept by its
-    group's key (the answers depend on node ids only)."""
+    answer for this reading)."""
     found = []
     for group in checks.groups:
-        found += kept(reader.kept.answers, ("facts", group.key), _group_findings, reader, group, answers)
+        found += _group_findings(reader, group, answers)
     found.sort(key=itemgetter(0))
     return [f for _, f in found]
 
@@ -257,7 +242,7 @@ def _consulting(reader, topic) -> dict:
     return {t: reader.consults[t] for t in sorted(reader.topic_scope(topic)) if t in reader.consults}
 
 
-def slot_relations(reader, b, topic: str | None) -> SlotRows:
+def slot_relations(reader, b, topic: str | None) -> list:
     """One call of the named query ``relations_from`` for the 類神, the 旬中神煞 and the Qimen topic tables
     (readings/leixiang_qimen.py) of a chart."""
     _, chains = _leixiang_chains(reader, b, topic)
@@ -269,22 +254,16 @@ def slot_relations(reader, b, topic: str | None) -> SlotRows:
     if "旬" in b.slots and "liuren" in b.systems:
         nodes.add(b.slots["旬"].value)
         types |= set(SHENSHA_TYPES)
-    return _relations_from(reader, nodes, sorted(types)) if nodes else SlotRows(())
+    return _relations_from(reader, nodes, sorted(types)) if nodes else []
 
 
 def _relations_among(reader, nodes: set) -> dict:
     """The rows of ``relations_among`` over *nodes* of the RELATION_TYPES, by the two nodes they join
-    (:func:`pair_index`). With the reader's cache on, the query is asked once for every Stem and Branch
-    and kept (the rows are sorted by content, so the order among a reading's nodes is the query's)."""
-    if reader.cache:
-        every = sorted(reader.ids_by_label["Stem"] + reader.ids_by_label["Branch"])
-        if nodes <= set(every):
-            return kept(reader.kept.answers, ("among",), _among, reader, every)
-    return _among(reader, sorted(nodes))
-
-
-def _among(reader, nodes: list) -> dict:
-    return pair_index(reader.backend.run("relations_among", node_ids=nodes), RELATION_TYPES)
+    (:func:`pair_index`): the book's (every Stem and Branch, sorted by content, so the order among a reading's nodes
+    is the query's), or asked of a live backend."""
+    if reader.book.among is not None and not reader.live and nodes <= reader.book.stems_branches:
+        return reader.book.among
+    return pair_index(reader.backend.run("relations_among", node_ids=sorted(nodes)), RELATION_TYPES)
 
 
 def pair_index(rows: list, types) -> dict[tuple, list]:
@@ -301,29 +280,23 @@ def pair_index(rows: list, types) -> dict[tuple, list]:
     return index
 
 
-def _relations_from(reader, nodes: set, types: list[str]) -> SlotRows:
-    """The rows of ``relations_from``; with the reader's cache on, asked once per node and types (the
-    rows are sorted by source first, so joining them node by node keeps the query's order) and keyed
-    by the nodes and types."""
-    if not reader.cache:
-        return SlotRows(reader.backend.run("relations_from", node_ids=sorted(nodes), types=types))
-    rows = []
-    for node in sorted(nodes):
-        rows += kept(reader.kept.answers, ("from", node, tuple(types)), lambda n: reader.backend.run(
-            "relations_from", node_ids=[n], types=types), node)
-    return SlotRows(rows, (tuple(sorted(nodes)), tuple(types)))
+def _relations_from(reader, nodes: set, types: list[str]) -> list:
+    """The rows of ``relations_from``: the book's rows of each node (sorted by source first, so joining them node by
+    node keeps the query's order), or asked of a live backend."""
+    if reader.book.rows_from is None or reader.live or not set(types) <= set(reader.book.from_types):
+        return reader.backend.run("relations_from", node_ids=sorted(nodes), types=types)
+    wanted = set(types)
+    return [row for node in sorted(nodes) for row in reader.book.rows_from.get(node, ()) if row["type"] in wanted]
 
 
-def leixiang_findings(reader, b, topic: str | None, rows: SlotRows) -> list[dict]:
+def leixiang_findings(reader, b, topic: str | None, rows: list) -> list[dict]:
     """The 類象 of 初傳 (and of its general) in the domains *topic* consults (*rows*: slot_relations'
-    answer for this reading). With the reader's cache on, the list is kept by the topic and the chains
-    (the rows from those nodes are the graph's, whatever other node the reading asked from)."""
+    answer for this reading)."""
     domains, chains = _leixiang_chains(reader, b, topic)
     tables = table_findings(reader, b, topic, rows)  # the Qimen topic's tables at its palaces
     if not chains:
         return tables
-    return list(kept(reader.kept.answers, ("leixiang", topic, tuple(chains.items())), _leixiang_list, reader,
-                     topic, domains, chains, rows)) + tables
+    return _leixiang_list(reader, topic, domains, chains, rows) + tables
 
 
 def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: list[dict]) -> list[dict]:
@@ -355,15 +328,11 @@ def _leixiang_finding(reader, row: dict, chain: tuple, topic_name: str) -> dict:
     return found
 
 
-def shensha_findings(reader, b, rows: SlotRows, lessons: str = DEFAULT_LESSONS) -> list[dict]:
+def shensha_findings(reader, b, rows: list, lessons: str = DEFAULT_LESSONS) -> list[dict]:
     """The 旬中神煞 of the chart's 旬 (儀 丁 奇 閉口 五亡 …, 002:147) where they count: on a place of
     000:3 / 000:23 (干上 支上 三傳 占時 本命; with *lessons* ``all`` also 課2上 and 課4上). Path: 旬 –XUN_SHENSHA→
-    the branch, at its slot. In row order, then place order; with the reader's cache on, the rows' index is
-    kept by the rows' key."""
-    if getattr(rows, "key", None) is not None:
-        index = kept(reader.kept.answers, ("shensha", rows.key), _shensha_index, rows)
-    else:
-        index = _shensha_index(rows)
+    the branch, at its slot. In row order, then place order."""
+    index = _shensha_index(rows)
     found = []
     for j, place in enumerate(lesson_places(reader.shensha_places, lessons)):
         bound = b.slots.get(PLACE_SLOTS.get(place, place))

@@ -113,6 +113,24 @@ def _no_values(values: list) -> tuple:
     return ()
 
 
+def rule_reads(book, fact_id: str) -> dict | None:
+    """The atoms the outcome of the rule of *fact_id* depends on (None: not known): its condition's, and the slot
+    a Concept its fact names stands for (the finding's path may start there)."""
+    def cases_of(system: str, pattern: str) -> list:
+        return [book.compiled[r.fact] for (p, _), rules in book.cases.items() if p == pattern
+                for r in rules if r.system == system]
+    try:
+        found = reads_of(book.compiled[fact_id], book.locals_of, cases_of)
+    except Unread:
+        return None
+    concept_slot = {cid: name for name, cid in book.slot_concept_ids.items()}
+    fact = book.facts[fact_id]
+    for end in (fact.subject, fact.object):
+        if end in concept_slot:
+            found.setdefault(("slot", concept_slot[end], ()), slot_arg(concept_slot[end]))
+    return found
+
+
 class Group:
     """Rules of one reading scope that read the same atoms; their outcomes are kept in the reader's ``outcomes``
     store under (the group's serial, the numbers of the atoms' values): ``(order, finding)`` of each rule that
@@ -135,9 +153,6 @@ class Recall:
 
     def __init__(self, reader):
         self.r = reader
-        self.locals_of = reader.locals_of
-        self.concept_slot = {cid: name for name, cid in reader.slot_concept_ids.items()}
-        self._reads: dict = {}  # rule fact → its atoms (None: unread)
         self.scopes: dict = {}  # reading scope → what _make_scope makes
         self.groups_made = self.numbers = 0
         self.evaluated = self.recalled = 0  # rules evaluated, outcomes recalled, by this reader so far
@@ -150,25 +165,8 @@ class Recall:
         self.__dict__.update(state, _lock=threading.Lock())
 
     def rule_reads(self, rule) -> dict | None:
-        """The atoms a rule's outcome depends on: its condition's, and the slot a Concept its fact names
-        stands for (the finding's path may start there)."""
-        found = self._reads.get(rule.fact, False)
-        if found is False:
-            try:
-                found = reads_of(self.r.compiled[rule.fact], self.locals_of, self._cases_of)
-            except Unread:
-                found = None
-            if found is not None:
-                fact = self.r.facts[rule.fact]
-                for end in (fact.subject, fact.object):
-                    if end in self.concept_slot:
-                        found.setdefault(("slot", self.concept_slot[end], ()), slot_arg(self.concept_slot[end]))
-            self._reads[rule.fact] = found
-        return found
-
-    def _cases_of(self, system: str, pattern: str) -> list:
-        return [self.r.compiled[r.fact] for (p, _), rules in self.r.cases.items() if p == pattern
-                for r in rules if r.system == system]
+        """The atoms a rule's outcome depends on (the book's, :func:`rule_reads`)."""
+        return self.r.book.reads[rule.fact]
 
     # ---- a reading's scope ----------------------------------------------------------------------
     def _scope(self, b, ctx, scope) -> tuple:

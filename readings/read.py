@@ -10,83 +10,64 @@ the findings, the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findi
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
 from leishen.loaders.build import build_graph
-from leishen.loaders.conditions import parse_condition, vocabulary
-from leishen.loaders.rule_coverage import MEANING_RELATIONS
-from leishen.loaders.schema import load_schema
-from leishen.readings.bindings import Lexicon, chart_bindings, chart_names
+from leishen.loaders.conditions import parse_condition
+from leishen.readings.bindings import chart_bindings, chart_names
+from leishen.readings.book import RuleBook
+from leishen.readings.bounds import Shared
 from leishen.readings.cache import Kept
 from leishen.readings.evaluate import Context, compile_condition
-from leishen.readings.evaluators import Batched, Case, Plain, ReadingScope, Recalled
-from leishen.readings.protocol import check_registered
+from leishen.readings.evaluators import Answers, Batched, Case, Plain, ReadingScope, Recalled
 from leishen.readings.records import Hops, check_params
 from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
 from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_checks, lore_findings, relation_findings,
                                    relation_rows, shensha_findings, shensha_places, slot_relations)
 from leishen.readings.outcomes import Recall
-from leishen.readings.search import LORE_QUERIES, Selecting  # noqa: F401
-from leishen.readings.topics import ALL_TOPICS, Topics, TopicError, condition_topic  # noqa: F401
+from leishen.readings.search import LORE_QUERIES  # noqa: F401
+from leishen.readings.topics import ALL_TOPICS, TopicError  # noqa: F401
 from leishen.engine.trail import chart_trail
 
 
-class Reader(Topics, Selecting):
-    """Reads charts against the rules of the graph, on the backend it is handed (made by
-    :mod:`leishen.service.book`).
+class Reader:
+    """Reads charts against a :class:`~leishen.readings.book.RuleBook` (made by :mod:`leishen.service.book`),
+    on the backend it is handed; what the book holds (``props``, ``facts``, ``compiled`` …) is read through it.
 
-    *cache* keeps the backend's answers to ground checks across readings (they depend on node ids
-    only, never on the chart); it is on by default for a backend that ``keeps_answers`` (NetworkX) and off
-    for a server, so each Neo4j reading asks the server. *evaluator*: ``recalled`` (the default with the
-    cache on), ``batched`` (the default with it off), or ``plain`` (the reference; ``recall=False`` with the
-    cache on). *variants* also reads the rows the tables keep as variants of the text (原本作, 沈本作, typo …);
-    by default a reading follows the regular rows only."""
+    A reader over a book answers every check from the book; *cache* False (a server's default: a backend that
+    does not ``keeps_answers``) makes it **live**: each reading asks the backend (``rule_checks`` and the relation
+    queries). *evaluator*: ``recalled`` (the default of a book reader), ``batched`` (the default of a live one), or
+    ``plain`` (the reference; ``recall=False``). *variants* also reads the rows the tables keep as variants of the
+    text (原本作, 沈本作, typo …); by default a reading follows the regular rows only."""
 
     def __init__(self, backend, corpus=None, *, cache: bool | None = None, variants: bool = False,
-                 recall: bool = True, evaluator: str | None = None):
+                 recall: bool = True, evaluator: str | None = None, book: RuleBook | None = None):
         self.backend = backend
-        self.data = build_graph(corpus)
-        if backend.checks_load:  # a server's graph may be older than these tables
-            backend.check_loaded_from(self.data)
-        self.vocab = vocabulary()
-        check_registered(self.vocab)  # every predicate row has its evaluator class (else: file, row, column)
-        self.data_schema = load_schema()
-        self.facts = {f.id: f for f in self.data.facts}
-        self.shensha_places = shensha_places(self.data.facts)  # where a 神煞 counts: the SEEN_AT rows (000:23)
-        self.kept = Kept(cache if cache is not None else backend.keeps_answers)  # what lasts between readings
-        self.lex = Lexicon(self.data.nodes, self.kept, self.data.facts)
-        self.props = dict(self.lex.props)
-        self.props.update((n.id, n.props) for n in self.data.nodes if n.label == "Fact")  # names of Fact nodes in paths
-        self.labels = {nid: p["label"] for nid, p in self.props.items()}
-        self._fact_tables()
-        self.variants = variants
-        self.rules = rules = [r for r in self.data.rules if variants or not self.facts[r.fact].variant]
-        interned: dict = {}  # equal conditions (and parts) compiled once: one node, one memo
-        self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system, interned) for r in self.data.rules}
-        self.chart_only = frozenset(f for f, node in self.compiled.items() if node.chart_decided())
-        self.requires = [r for r in rules if self.facts[r.fact].relation == "REQUIRES"]
-        self.cases: dict[tuple, list] = defaultdict(list)  # (pattern, case) → its REQUIRES rules, in order
-        for r in self.requires:
-            fact = self.facts[r.fact]
-            self.cases[(fact.subject, dict(fact.qualifiers).get("case", ""))].append(r)
-        self.cases = dict(sorted(self.cases.items()))
-        self.others = [r for r in rules if self.facts[r.fact].relation != "REQUIRES"]
-        self.locals_of = {name: set(sdef["locals"]) for name, sdef in self.vocab.scopes.items()}
-        self.ids_by_label = defaultdict(list)
-        for nid in sorted(self.labels):
-            self.ids_by_label[self.labels[nid]].append(nid)
+        self.live = not (cache if cache is not None else backend.keeps_answers)
+        if book is None:
+            data = build_graph(corpus)
+            if backend.checks_load:  # a server's graph may be older than these tables
+                backend.check_loaded_from(data)
+            book = RuleBook(data, None if self.live else backend, variants=variants)
+        self.book = book
+        self.kept = Kept(not self.live)  # what lasts between readings
+        self.lex = copy.copy(book.lex)
+        self.lex.shared = Shared(self.kept)
         self.evaluator = evaluator or (None if recall else "plain")  # None: by the cache (see evaluator_now)
         self.evaluators = {"plain": Plain(self), "batched": Batched(self), "recalled": Recalled(self)}
-        self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
-                           for r in self.data.rules}
-        self.slot_concept_ids = {name: self.lex.id("Concept", name) for sysdef in self.vocab.systems.values()
-                                 for name in sysdef["slots"] if self.lex.id("Concept", name)}
         self.made = Made(self)
         self._pool = None  # the worker threads that ask a server the relation queries (_ask_relations)
         self._pool_lock = threading.Lock()
         self.recall = Recall(self)  # outcomes recalled by what they read (the recalled evaluator)
+
+    def __getattr__(self, name: str):
+        """What the book holds (``props``, ``facts``, ``compiled``, ``topics()`` …), read through the reader."""
+        if name.startswith("__") or name == "book":
+            raise AttributeError(name)
+        return getattr(self.book, name)
 
     def __getstate__(self) -> dict:
         """What a pickled reader keeps: everything but its worker threads and their lock (made again)."""
@@ -95,50 +76,24 @@ class Reader(Topics, Selecting):
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state, _pool=None, _pool_lock=threading.Lock())
 
-    def _fact_tables(self) -> None:
-        """What a reader derives from the facts in one pass: the season of each branch (IN_SEASON), the
-        meanings of each pattern that have no condition of their own, the domains each topic consults
-        (CONSULTS, for the 類神), the topic each sub-topic is a case of (SUBTOPIC_OF), the topics read beside
-        each (READS_BESIDE) and the topics that have facts."""
-        self.seasons, self.meanings, self.consults, topics = {}, defaultdict(list), defaultdict(set), set()
-        self.parent_topic, self.beside_topics = {}, defaultdict(set)
-        for f in self.data.facts:
-            if f.relation == "IN_SEASON":
-                self.seasons[f.subject] = f.object
-            elif f.relation == "SUBTOPIC_OF":
-                self.parent_topic[f.subject] = f.object
-            elif f.relation == "READS_BESIDE":
-                self.beside_topics[f.subject].add(f.object)
-            elif f.relation == "CONSULTS":
-                self.consults[f.subject].add(self.props[f.object]["name"])
-            elif f.subject.startswith("Pattern:") and f.relation in MEANING_RELATIONS and not f.when:
-                self.meanings[f.subject].append(f)
-            topics.add(dict(f.qualifiers).get("topic"))
-        self.topic_ids = sorted((topics | set(self.consults)) - {None})
+    @property
+    def data(self):
+        """The graph records of the default corpus (the book does not keep them)."""
+        return build_graph()
 
     # ---- a reading's scope, context and answers -------------------------------------------------
-    @property
-    def cache(self) -> bool:
-        """Whether the backend's answers are kept from one reading to the next (:mod:`leishen.readings.cache`)."""
-        return self.kept.answers_on
-
-    @cache.setter
-    def cache(self, on: bool) -> None:
-        self.kept.answers_kept = on
-        self.kept.refresh()
-
     def evaluator_now(self, only=None):
         """The evaluator of a reading: the one asked for, else ``recalled`` with the cache on (``plain`` for a
         ``find``'s few chosen rules), ``batched`` with it off."""
         recall = only is None and self.kept.keeps("outcomes")
-        name = self.evaluator or ("batched" if not self.cache else "recalled" if recall else "plain")
+        name = self.evaluator or ("batched" if self.live else "recalled" if recall else "plain")
         return self.evaluators[name]
 
     def _context(self, b, topic_id: str | None) -> tuple[Context, ReadingScope]:
         """What a reading's conditions are evaluated against (with the memo when the cache is on), and its scope."""
         topics = self.topic_scope(topic_id)
         scope = self.scope_of(b.systems, topics)
-        return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=self.kept.memo if self.cache else None,
+        return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=None if self.live else self.kept.memo,
                        cases=scope.here, walks_of=self._walks_of), scope
 
     def _walks_of(self, ctx: Context, pattern: str, results: list) -> list:
@@ -184,15 +139,11 @@ class Reader(Topics, Selecting):
         fresh.update((order[r["id"]], Hops(r["hops"])) for r in rows)
         return fresh
 
-    def kept_answers(self) -> dict:
-        """The answers kept across readings with the cache on (else a reading's own, empty at its start)."""
-        return self.kept.stores["answers"] if self.cache else {}
-
-    def answer(self, checks: set) -> dict:
-        """Every ground check → its witness hops, asking the backend (in one call) those not kept."""
-        known = self.kept_answers()
-        known.update(self.ask({c for c in checks if c not in known}))
-        return known
+    def answers(self, checks: set = frozenset()) -> Answers:
+        """A reading's answers: the book's (none on a live reader), then the backend's to *checks* the book does not
+        hold (asked in one call: the batched evaluator's), then the backend's, a check at a time."""
+        book = {} if self.live else self.book.answers
+        return Answers(book, self.ask, self.ask({c for c in checks if c not in book}) if checks else {})
 
     # ---- the doors -------------------------------------------------------------------------------
     def read(self, chart: dict, *, topic: str | None = None, only: set | None = None, lore: bool = True,
@@ -287,11 +238,5 @@ class Reader(Topics, Selecting):
         return {cid: slots[name] for name, cid in self.slot_concept_ids.items()
                 if name in slots and isinstance(slots[name].value, str)}
 
-    def _name(self, fact) -> str:
-        """A rule's name: its subject → its object, each with the alternatives the row names beside it (``alt`` …,
-        ``or`` …): 截空|刑|害→進退趦趄 (004:71), 值使→驚門|傷門|杜門|死門 (004:55)."""
-        def named(nodes: tuple) -> str:
-            return "|".join(self.props.get(n, {}).get("name", n) for n in nodes)
-        return f"{named((fact.subject, *fact.subject_alternatives))}→{named((fact.object, *fact.object_alternatives))}"
 
 __all__ = ["Reader", "TopicError", "tally"]

@@ -19,7 +19,7 @@ class Selecting:
         """(the rule facts a ``find`` of *wanted* evaluates, whether a lore query is asked): those it names
         (:meth:`named`) and every REQUIRES rule of a pattern they test (``pattern(P)``), to decide it."""
         chosen, lore = self.named(wanted)
-        patterns = {p for r in self.rules if r.fact in chosen for p in patterns_tested(r.when)}
+        patterns = {p for r in self.rules if r.fact in chosen for p in r.patterns}
         return chosen | {r.fact for r in self.requires if self.facts[r.fact].subject in patterns}, lore
 
     def named(self, wanted: str) -> tuple[set, bool]:

@@ -1,10 +1,13 @@
-"""Where readers are made: the one place a :class:`leishen.readings.Reader` is given its backend (issue #37).
+"""Where rule books and readers are made: the one place a :class:`leishen.readings.Reader` is given its
+:class:`~leishen.readings.book.RuleBook` and its backend (issue #37).
 
 readings/ imports no backend: a reader reads over the backend it is handed. This module makes them —
 
-- :func:`reader`: the reader of a named backend, shared per process and configuration; the NetworkX default
-  one comes from the disk cache (:func:`kept_reader`), where it is stored once per graph fingerprint (the code,
-  the tables and the texts), without its backend;
+- :func:`kept_book`: the rule book of the default graph, from the disk cache, where it is stored once per graph
+  fingerprint (the code, the tables and the texts) with the judgment tables: a reading loads the book alone, not
+  the graph (networkx is imported only when a query asks the graph itself);
+- :func:`reader`: the reader of a named backend, shared per process and configuration (the NetworkX default one
+  over the kept book);
 - :func:`new_reader`: a reader of its own (a test comparing evaluators, a bench switching a store off);
 - :func:`reader_over`: the reader a long-running door serves with, warmed by readings of now.
 
@@ -16,19 +19,25 @@ from __future__ import annotations
 from functools import lru_cache
 
 from leishen.backends.capabilities import declared
+from leishen.readings.book import RuleBook
 from leishen.readings.read import Reader
 
-__all__ = ["reader", "new_reader", "reader_of", "kept_reader", "reader_over", "warm", "read", "topics"]
+__all__ = ["kept_book", "reader", "new_reader", "reader_of", "kept_reader", "reader_over", "warm", "read", "topics"]
 
 
 def new_reader(backend=None, corpus=None, **options) -> Reader:
     """A reader of its own over *backend* (a backend object; None: a new NetworkX one) and *corpus*; *options*:
-    those of :class:`Reader` (cache, variants, recall, evaluator). BackendError when *backend* does not declare
-    the capabilities a reader relies on."""
+    those of :class:`Reader` (cache, variants, recall, evaluator). A NetworkX reader of the default graph reads the
+    kept book (immutable: readers share it). BackendError when *backend* does not declare the capabilities a
+    reader relies on."""
     if backend is None:
         from leishen.backends import get_backend
         backend = get_backend("networkx", corpus=corpus)
-    return Reader(declared(backend), corpus, **options)
+    backend = declared(backend)
+    if corpus is None and backend.name == "networkx" and not options.get("variants") \
+            and options.get("cache", True) is not False:
+        return Reader(backend, book=kept_book(), **options)
+    return Reader(backend, corpus, **options)
 
 
 def reader(backend: str = "networkx", **config) -> Reader:
@@ -39,12 +48,9 @@ def reader(backend: str = "networkx", **config) -> Reader:
 
 @lru_cache(maxsize=8)
 def _shared(backend: str, config: tuple) -> Reader:
-    """The reader :func:`reader` shares: the NetworkX default one from the disk cache, any other made."""
+    """The reader :func:`reader` shares: the NetworkX default one over the kept book, any other made."""
     from leishen.backends import get_backend
-    store = get_backend(backend, **dict(config))
-    if backend == "networkx" and not config:
-        return kept_reader(store)
-    return new_reader(store)
+    return new_reader(get_backend(backend, **dict(config)))
 
 
 def reader_of(backend) -> Reader:
@@ -58,27 +64,30 @@ def reader_of(backend) -> Reader:
     return new_reader(backend)
 
 
-def kept_reader(store, corpus=None) -> Reader:
-    """The default reader (rules compiled, over the NetworkX graph of *corpus*) on the NetworkX backend *store*,
-    from the disk cache (:mod:`leishen.diskcache`) when an entry of the same code, tables and texts is there,
-    else made and stored. The entry holds the graph records, the graph and the reader without its backend;
-    *store* takes the entry's graph, and the records become what ``build_graph`` returns in this process. An
-    entry that cannot be read for any reason is made again."""
+@lru_cache(maxsize=4)
+def kept_book(corpus=None) -> RuleBook:
+    """The rule book of the graph of *corpus* (answered by the NetworkX traversals), from the disk cache
+    (:mod:`leishen.diskcache`) when an entry of the same code, tables and texts is there, else made — with the
+    judgment tables (:func:`leishen.judgments.prepared.prepare`) — and stored. One book per process and graph:
+    a book is never changed."""
     from leishen import diskcache
     from leishen.loaders import build
-    if not diskcache.enabled():
-        return new_reader(store, corpus)
-    source = build.graph_source(corpus)
-    key = diskcache.entry_key("reader", build.graph_key(source))
-    entry = diskcache.load("reader", key, shared={"backend": store})
-    if isinstance(entry, dict) and isinstance(entry.get("reader"), Reader) and entry["reader"].backend is store:
-        store.graph = entry["graph"]
-        build.keep_graph(source, entry["data"])
-        return entry["reader"]
-    made = new_reader(store, corpus)
-    store.ensure_loaded()  # stored before any reading: what the reader keeps between readings is made in each process
-    diskcache.store("reader", key, {"data": made.data, "graph": store.graph, "reader": made}, shared={"backend": store})
+    key = diskcache.entry_key("book", build.graph_key(build.graph_source(corpus)))
+    found = diskcache.load("book", key) if diskcache.enabled() else None
+    if isinstance(found, RuleBook):
+        return found
+    from leishen.backends import get_backend
+    from leishen.judgments.prepared import prepare
+    made = RuleBook(build.build_graph(corpus), get_backend("networkx", corpus=corpus))
+    made.topic_facts_made = prepare(made)  # the judgment tables, made once with the book
+    if diskcache.enabled():
+        diskcache.store("book", key, made)
     return made
+
+
+def kept_reader(store, corpus=None) -> Reader:
+    """The default reader over the NetworkX backend *store*: the kept book of *corpus*'s graph."""
+    return Reader(store, book=kept_book(corpus))
 
 
 def reader_over(store, corpus=None) -> Reader:
