@@ -20,7 +20,7 @@ from leishen.loaders.conditions import parse_condition
 from leishen.readings.bindings import chart_bindings, chart_names
 from leishen.readings.book import RuleBook
 from leishen.readings.bounds import Shared
-from leishen.readings.cache import Kept
+from leishen.readings.cache import Kept, switched_off
 from leishen.readings.evaluate import Context, compile_condition
 from leishen.readings.evaluators import Answers, Batched, Case, Plain, ReadingScope, Recalled
 from leishen.readings.records import Hops, check_params
@@ -46,7 +46,7 @@ class Reader:
     def __init__(self, backend, corpus=None, *, cache: bool | None = None, variants: bool = False,
                  recall: bool = True, evaluator: str | None = None, book: RuleBook | None = None):
         self.backend = backend
-        self.live = not (cache if cache is not None else backend.keeps_answers)
+        self.live = switched_off() or not (cache if cache is not None else backend.keeps_answers)
         if book is None:
             data = build_graph(corpus)
             if backend.checks_load:  # a server's graph may be older than these tables

@@ -93,9 +93,11 @@ def kept_reader(store, corpus=None) -> Reader:
 def reader_over(store, corpus=None) -> Reader:
     """A reader of the backend *store* for a long-running process (``leishen serve``, ``leishen mcp``): the
     disk-cached one for a NetworkX store of the default configuration, warmed by readings of now so that the
-    first request finds every table made."""
+    first request finds every table made (and a NetworkX store its graph: the door answers graph queries too)."""
     from leishen.backends.networkx_backend import NetworkXBackend
     made = kept_reader(store, corpus) if type(store) is NetworkXBackend else new_reader(store, corpus)
+    if type(store) is NetworkXBackend:
+        store.ensure_loaded()
     warm(made)
     return made
 

@@ -51,7 +51,7 @@ def test_one_switch_keeps_nothing(monkeypatch):
     before = r.read(chart, topic="*")
     monkeypatch.setenv("LEISHEN_NO_READING_CACHE", "1")
     fresh = Reader(r.backend)
-    assert not fresh.cache and fresh.evaluator_now() is fresh.evaluators["batched"]
+    assert fresh.live and fresh.evaluator_now() is fresh.evaluators["batched"]
     again = fresh.read(chart, topic="*")
     assert again["findings"] == before["findings"] and fresh.kept.size() == 0
 

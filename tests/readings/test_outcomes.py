@@ -9,7 +9,6 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from leishen.engine.chart import build_chart
-from leishen.readings.outcomes import reads_of
 from leishen.readings.read import Reader
 from leishen.service.book import new_reader
 
@@ -59,7 +58,7 @@ def test_what_a_scope_rule_reads(readers):
     the general and the earth of each, and no other slot of the chart."""
     recalled, _ = readers
     fact = "facts/002/tianjiang_placements.csv#2"
-    atoms = set(reads_of(recalled.compiled[fact], recalled.recall.locals_of, recalled.recall._cases_of))
+    atoms = set(recalled.book.reads[fact])
     assert {("inst", "位"), ("local", "位", "將", "將", ()), ("local", "位", "地", "地", ())} <= atoms
     assert {a for a in atoms if a[0] == "local"} == {("local", "位", "將", "將", ()), ("local", "位", "地", "地", ())}
 
@@ -68,6 +67,6 @@ def test_over_reads_the_earth_under_its_slot(readers):
     """``over(上, 日干)`` reads where the heaven branch stands (the earth under it), 日干 and its 寄宮."""
     recalled, _ = readers
     fact = next(r.fact for r in recalled.rules if "over(上, 日干)" in recalled.facts[r.fact].when)
-    atoms = set(reads_of(recalled.compiled[fact], recalled.recall.locals_of, recalled.recall._cases_of))
+    atoms = set(recalled.book.reads[fact])
     assert ("localbelow", "位", "上", "上", ()) in atoms
     assert {("slot", "日干", ()), ("slot", "寄宮", ())} <= atoms
