@@ -3,11 +3,12 @@
 A :class:`RuleBook` holds the rules compiled into their condition trees (one node per distinct condition), the
 pattern cases and the other rules in reading order, the tables read off the facts (seasons, meanings, the topics
 and what they consult), the node catalogue, and **the graph's answers**: every ground check the compiled graph
-leaves can ask (each argument ranging over the nodes of its slot's label, the suffixes followed) and every check of
+leaves can ask (each argument ranging over the nodes of its slot's label, the suffixes followed; a condition class
+of its own says its checks by ``every_check``) and every check of
 the lore readings, answered by the named traversal query ``rule_checks`` in one call, each that holds with its
 smallest witness (its edges and their ``src``), and the rows of ``relations_among`` (every Stem and Branch) and
 ``relations_from`` (every node, the 類象 / 旬中神煞 / topic-table types). A reading over a book asks no backend:
-a check the book was not made with (a condition class that is not a graph leaf) is the only one asked.
+a check the book was not made with (of a condition class without ``every_check``) is the only one asked.
 :mod:`leishen.service.book` stores the book in the disk cache; a reading loads it without the graph.
 """
 
@@ -21,7 +22,6 @@ from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon
 from leishen.readings.evaluate import compile_condition
-from leishen.readings.graph_leaf import Graph
 from leishen.readings.leixiang_qimen import TABLE_TYPE
 from leishen.readings.lore import (LEIXIANG_TYPES, RELATION_TYPES, SHENSHA_TYPES, fact_checks, pair_index,
                                    shensha_places)
@@ -129,7 +129,7 @@ class RuleBook(Topics, Selecting):
         """Every ground check a compiled graph leaf can ask (each slot argument ranging over the nodes its slot's
         label names) and every check of the kin / stages / vigour readings."""
         ids, out = self.ids_by_label, set()
-        for leaf in graph_leaves(self.compiled.values()):
+        for leaf in asking_leaves(self.compiled.values()):
             out.update(leaf.every_check(self.domain, self.labels))
         for day in ids["Stem"]:
             for branch in ids["Branch"]:
@@ -163,14 +163,15 @@ class RuleBook(Topics, Selecting):
         return f"{named((fact.subject, *fact.subject_alternatives))}→{named((fact.object, *fact.object_alternatives))}"
 
 
-def graph_leaves(roots) -> list:
-    """The distinct :class:`Graph` nodes of compiled condition trees."""
+def asking_leaves(roots) -> list:
+    """The distinct nodes of compiled condition trees that say every check they can ask (``every_check``: the
+    :class:`~leishen.readings.graph_leaf.Graph` leaves, and any condition class that defines it)."""
     seen, todo, found = set(), list(roots), []
     while todo:
         node = todo.pop()
         if id(node) not in seen:
             seen.add(id(node))
-            if isinstance(node, Graph):
+            if hasattr(node, "every_check"):
                 found.append(node)
             todo.extend(node.parts())
     return found

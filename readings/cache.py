@@ -14,12 +14,13 @@ saves at least 10 % of a reading's time on a row of the bench (bench/README.md, 
 - ``bounds``: one Bound per (slot, node) and per hop, and the bound sections of a chart — a plate with its
   generals, a Qimen layout, a Nine Star plate — by the chart fields they read (:mod:`leishen.readings.bounds`).
 
-``answers``, ``memo`` and ``outcomes`` hold the backend's answers or what only they decide: a reader made with
-``cache=False`` (a server's: each Neo4j reading asks the server) keeps none of them, and reads with the Batched
-evaluator; the other stores depend on the graph alone and are kept on every backend. The budget counts entries
-over every store; when a reading starts past it, every store is emptied at once (a finding handed out stays
-valid: findings are read-only). ``LEISHEN_NO_READING_CACHE=1`` keeps nothing from one reading to the next
-(read when a reader is made or loaded); the readings are the same.
+The answers themselves are the rule book's (:mod:`leishen.readings.book`), never kept here. ``memo`` and
+``outcomes`` are made of them: a live reader (``cache=False``, a server's: each Neo4j reading asks the server)
+keeps neither from one reading to the next, and reads with the Batched evaluator; the other stores depend on the
+graph alone and are kept on every backend. The budget counts entries over every store; when a reading starts past
+it, every store is emptied at once (a finding handed out stays valid: findings are read-only).
+``LEISHEN_NO_READING_CACHE=1`` keeps nothing from one reading to the next and makes the reader live (read when
+the reader is made); the readings are the same.
 """
 
 from __future__ import annotations
@@ -38,53 +39,32 @@ def switched_off() -> bool:
     return settings.get(SWITCH)
 
 
-class Drop(dict):
-    """A store that keeps nothing (a store switched off by name, to measure what it earns)."""
-
-    def __setitem__(self, key, value):
-        pass
-
-    def setdefault(self, key, default=None):
-        return default
-
-    def update(self, *args, **kwargs):
-        pass
-
-
 class Kept:
-    """The stores of one reader (see the module's docstring), each an attribute of its name (``kept.answers`` …):
-    the reader's own dict when it keeps that store, else a dict that keeps nothing. *answers*: whether the
-    backend's answers are kept (the ANSWERED stores). The switch is read when the reader is made or loaded from
-    the disk cache; :meth:`switch_off` drops one store by name (bench/caches.py measures them so)."""
+    """The stores of one reader (see the module's docstring), each an attribute of its name (``kept.memo`` …).
+    *answered*: whether the ANSWERED stores last (a reader over a rule book; a live reader empties them before each
+    reading). With the switch on (read when the reader is made) the budget is 0: every store is emptied before each
+    reading. :meth:`switch_off` empties one store by name before each reading (bench/caches.py measures them so)."""
 
-    def __init__(self, answers: bool = True, budget: int = BUDGET):
-        self.answers_kept, self.budget, self.off = answers, budget, set()
+    def __init__(self, answered: bool = True, budget: int = BUDGET):
+        self.budget = 0 if switched_off() else budget
+        self.off = set() if answered else set(ANSWERED)
         self.stores = {name: {} for name in STORES}
-        self.refresh()
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self.refresh()
+        for name, store in self.stores.items():
+            setattr(self, name, store)
 
     def keeps(self, name: str) -> bool:
         """Whether the store *name* lasts from one reading to the next."""
-        if name in self.off or self.switched:
-            return False
-        return name not in ANSWERED or self.answers_kept
-
-    def refresh(self) -> None:
-        """Read the switch and set each store's attribute (and ``answers_on``: whether answers are kept)."""
-        self.switched = switched_off()
-        for name, store in self.stores.items():
-            setattr(self, name, store if self.keeps(name) else Drop())
+        return self.budget > 0 and name not in self.off
 
     def size(self) -> int:
         return sum(map(len, self.stores.values()))
 
     def start(self) -> None:
-        """Called before a reading: empties every store when they hold more than the budget."""
-        if self.size() > self.budget:
-            for store in self.stores.values():
+        """Called before a reading: empties every store when they hold more than the budget, else those switched
+        off."""
+        every = self.size() > self.budget
+        for name, store in self.stores.items():
+            if every or name in self.off:
                 store.clear()
 
     def switch_off(self, name: str) -> None:
@@ -93,4 +73,3 @@ class Kept:
             raise ValueError(f"cache: {name!r} is not one of {', '.join(self.stores)}")
         self.off.add(name)
         self.stores[name].clear()
-        self.refresh()

@@ -1,6 +1,6 @@
 """How a reading decides its patterns and rules: one interface, three evaluators.
 
-Every door (``read``, ``test``, ``checks_of``, ``find``) builds the reading's :class:`ReadingScope` (the in-scope
+Every door (``read``, ``test``, ``find``) builds the reading's :class:`ReadingScope` (the in-scope
 rules of its systems and topics, and for ``find`` only those it asks for), a :class:`Context`, and hands them to
 an evaluator's ``run``, which returns an :class:`Outcome`:
 
@@ -183,15 +183,6 @@ class Batched(Plain):
             elif node.need({}, ctx, checks) is not False:
                 kept.append(rule)
         return kept, early
-
-    def collect(self, ctx, scope: ReadingScope, out: set) -> None:
-        """Every ground check the rules of *scope* may ask in *ctx* (unpruned: ``checks_of``)."""
-        compiled = self.r.compiled
-        for case in scope.cases:
-            for rule in case.rules:
-                compiled[rule.fact].need({}, ctx, out)
-        for rule in scope.others:
-            compiled[rule.fact].need({}, ctx, out)
 
 
 class Recalled(Plain):

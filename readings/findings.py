@@ -63,12 +63,6 @@ class Made:
         self._reading = threading.local()  # this thread's reading (start): .options
         self._tokens = count()  # each pattern walk's key: a number never given twice
 
-    def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_reading"}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, _reading=threading.local())
-
     def start(self) -> None:
         """Called before a reading."""
         self._reading.options = {}  # system → its school options as a key
@@ -120,7 +114,7 @@ class Made:
 
     def rule(self, rule, wits: list, where: list, ctx, concepts: dict) -> dict:
         """The finding of a rule that holds: its path reaches the fact's subject and ends at its meaning."""
-        fact = self.r.facts[rule.fact]
+        fact = self.r.book.facts[rule.fact]
         concept = concepts.get(fact.subject)
         keys = self._keys(wits) if wits else ()
         key = (rule.fact, keys, tuple(where) if where else (),

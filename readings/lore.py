@@ -32,6 +32,18 @@ FACT_READINGS = (("kin", "KIN_BRANCH", "Kin", "kin"), ("stages", "LIFE_STAGE", "
                  ("vigour", "VIGOUR", "Vigour", "season"))
 
 
+def kept(reader, key: tuple, make, *args):
+    """``make(*args)``, kept in a book reader's ``memo`` store under *key* (lore findings depend on the chart values
+    in *key* and the book's answers alone); made at each reading by a live reader."""
+    store = reader.kept.memo
+    found = store.get(key)
+    if found is None:
+        found = make(*args)
+        if not reader.live:
+            store[key] = found
+    return found
+
+
 def lore_checks(reader, b) -> LoreChecks:
     """(query, slot or pair, value) → the ground check that decides it (a dict that also names the
     :class:`FactGroup` of each transmission)."""
@@ -91,10 +103,16 @@ def relation_findings(reader, b, rows: list) -> list[dict]:
             if matches and not reader.variants:  # a row the tables keep as a variant of the text (typo …)
                 matches = [(order, forward, row) for order, forward, row in matches if not row["variant"]]
             if matches:
-                found += [(order, system, pos, _relation_finding(reader, system, x, y, forward, row))
-                          for order, forward, row in matches]
+                pair = kept(reader, ("relations", system, x, y, vx, vy), _pair_findings, reader, system, x, y,
+                            matches)
+                found += [(order, system, pos, f) for order, f in pair]
     found.sort(key=itemgetter(0, 1, 2))
     return [f for *_, f in found]
+
+
+def _pair_findings(reader, system: str, x: str, y: str, matches: list) -> list[tuple[int, dict]]:
+    """(row order, finding) of each relation between slots x and y."""
+    return [(order, _relation_finding(reader, system, x, y, forward, row)) for order, forward, row in matches]
 
 
 def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: dict) -> dict:
@@ -117,7 +135,7 @@ def lore_findings(reader, b, answers: dict, checks: LoreChecks) -> list[dict]:
     answer for this reading)."""
     found = []
     for group in checks.groups:
-        found += _group_findings(reader, group, answers)
+        found += kept(reader, ("facts", group.key), _group_findings, reader, group, answers)
     found.sort(key=itemgetter(0))
     return [f for _, f in found]
 
@@ -296,7 +314,8 @@ def leixiang_findings(reader, b, topic: str | None, rows: list) -> list[dict]:
     tables = table_findings(reader, b, topic, rows)  # the Qimen topic's tables at its palaces
     if not chains:
         return tables
-    return _leixiang_list(reader, topic, domains, chains, rows) + tables
+    return kept(reader, ("leixiang", topic, tuple(chains.items())), _leixiang_list, reader, topic, domains, chains,
+                rows) + tables
 
 
 def _leixiang_list(reader, topic: str, domains: frozenset, chains: dict, rows: list[dict]) -> list[dict]:

@@ -158,12 +158,6 @@ class Recall:
         self.evaluated = self.recalled = 0  # rules evaluated, outcomes recalled, by this reader so far
         self._lock = threading.Lock()  # readings made at once on one reader recall one at a time
 
-    def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_lock"}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, _lock=threading.Lock())
-
     def rule_reads(self, rule) -> dict | None:
         """The atoms a rule's outcome depends on (the book's, :func:`rule_reads`)."""
         return self.r.book.reads[rule.fact]
@@ -286,7 +280,7 @@ class Recall:
         the first case of the pattern whose every REQUIRES rule holds."""
         tried = 0
         for position, rules in cases:
-            results, n = case_results(self.r.compiled, rules, ctx, answers)
+            results, n = case_results(self.r.book.compiled, rules, ctx, answers)
             tried += n
             if results is not None:
                 return (position, *self.r.made.pattern(pattern, results, ctx, concepts)), tried
@@ -294,7 +288,7 @@ class Recall:
 
     def _rules(self, rules: list, ctx, answers, concepts: dict) -> tuple:
         """(order, finding) of each rule of *rules* that holds."""
-        compiled, made, out = self.r.compiled, self.r.made, []
+        compiled, made, out = self.r.book.compiled, self.r.made, []
         for order, rule in rules:
             ok, wits, where = compiled[rule.fact].ev({}, ctx, answers)
             if ok:

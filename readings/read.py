@@ -5,7 +5,7 @@ binds the chart's slots, makes the reading's scope (the rules of its systems and
 evaluator (:mod:`leishen.readings.evaluators`) decide the patterns first (a pattern holds when every
 ``REQUIRES`` rule of one of its cases holds), then every other rule, adds the lore readings, and returns
 the findings, the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findings that need judgment.
-``test``, ``checks_of`` and ``find`` (``read`` with ``only``) go the same way.
+``test`` and ``find`` (``read`` with ``only``) go the same way.
 """
 
 from __future__ import annotations
@@ -68,13 +68,6 @@ class Reader:
         if name.startswith("__") or name == "book":
             raise AttributeError(name)
         return getattr(self.book, name)
-
-    def __getstate__(self) -> dict:
-        """What a pickled reader keeps: everything but its worker threads and their lock (made again)."""
-        return {k: v for k, v in self.__dict__.items() if k not in ("_pool", "_pool_lock")}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, _pool=None, _pool_lock=threading.Lock())
 
     @property
     def data(self):
@@ -184,19 +177,6 @@ class Reader:
         ok, wits, where = self.evaluator_now().run(ctx, scope, condition=compile_condition(call, self.vocab,
                                                                                             system)).tested
         return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
-
-    def checks_of(self, charts: list[dict], topics: list[str | None]) -> set:
-        """Every ground check the readings of these charts under these topics may ask (unpruned)."""
-        checks: set = set()
-        topic_ids = frozenset().union(*(self.topic_scope(self.topic_id(t)) for t in topics))
-        for chart in charts:
-            b = chart_bindings(chart, self.lex, self.seasons)
-            checks |= set(lore_checks(self, b).values())
-            scope = self.scope_of(b.systems, topic_ids)  # topic(T) holds for these; the patterns are not decided yet
-            ctx = Context(b, self.vocab, self.labels, topics=topic_ids, cases=scope.here,
-                          undecided=frozenset(p for p, _ in self.cases))
-            self.evaluators["batched"].collect(ctx, scope, checks)
-        return checks
 
     # ---- the reading's JSON and its lore --------------------------------------------------------
     def _lore_findings(self, b, topic_id, answers, lore: dict, relations: tuple, lessons: str) -> list[dict]:

@@ -133,14 +133,3 @@ class LoreChecks(dict):
     def __init__(self):
         super().__init__()
         self.groups: tuple = ()
-
-
-class SlotRows(list):
-    """The rows of ``relations_from`` for a reading; ``key`` = (node ids, types) when they are the reader's kept
-    answers (cache on), so what is made of them can be kept by that key; else None."""
-
-    __slots__ = ("key",)
-
-    def __init__(self, rows, key: tuple | None = None):
-        super().__init__(rows)
-        self.key = key

@@ -113,18 +113,16 @@ def inputs(nx_store) -> dict[str, list[dict]]:
 
 
 def _rule_check_inputs(nx_store, rnd) -> list[dict]:
-    """The ground checks of the readings of 15 engine charts (every topic), in calls of one chart each,
-    and the edge cases: no checks, unknown nodes, a path whose types match nothing."""
-    import leishen
-    from leishen.readings import Reader
-    from leishen.readings.records import check_params
+    """15 calls of 600 ground checks each, drawn from every check the rule book can ask (readings/book.py), and
+    the edge cases: no checks, unknown nodes, a path whose types match nothing."""
+    from leishen.readings.records import FactCheck, PathCheck, check_params
+    from leishen.service.book import kept_book
 
-    reader = Reader(nx_store, cache=False)
-    topics = [None] + [t["id"] for t in reader.topics()]
+    every = sorted(kept_book().every_check())
     out = []
     for _ in range(15):
-        moment = f"{rnd.randint(1900, 2099)}-{rnd.randint(1, 12):02d}-{rnd.randint(1, 28):02d}T{rnd.randint(0, 23):02d}:30+08:00"
-        _, paths, facts = check_params(reader.checks_of([leishen.chart(moment)], topics))
+        picked = {(PathCheck if c[0] == "path" else FactCheck)(*c) for c in rnd.sample(every, 600)}
+        _, paths, facts = check_params(picked)
         out.append({"paths": paths, "facts": facts})
     out.append({"paths": [], "facts": []})
     out += [{**out[k], "variants": True} for k in range(3)]  # the text's variant relations walked too
