@@ -193,4 +193,6 @@ class Recalled(Plain):
             return super().run(ctx, scope, extra, condition)
         answers = self.r.answers()
         findings = self.r.recall.read(ctx, answers, scope)
+        if findings is None:  # the first reading of its scope
+            return super().run(ctx, scope, extra)
         return Outcome(findings, answers, len(scope.facts), 0, ctx)

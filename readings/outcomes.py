@@ -165,12 +165,15 @@ class Recall:
     # ---- a reading's scope ----------------------------------------------------------------------
     def _scope(self, b, ctx, scope) -> tuple:
         """What :meth:`_make_scope` makes for a reading scope: the systems, the topic asked and those it covers,
-        the school options (kept per scope)."""
+        the school options (kept per scope); None the first time a scope is read (a process that reads one chart
+        never pays for the groups: that reading is evaluated as Plain does)."""
         key = (b.systems, ctx.topic, ctx.topics, repr(b.options))
-        found = self.scopes.get(key)
+        found = self.scopes.get(key, False)
         if found is None:
             found = self.scopes[key] = self._make_scope(scope)
-        return found
+        elif found is False:
+            self.scopes[key] = None
+        return found or None
 
     def _make_scope(self, scope) -> tuple:
         """(the chart atoms: (number, atom, its arg); how many atoms; the pattern groups: (group, system, pattern,
@@ -228,13 +231,17 @@ class Recall:
     def read(self, ctx, answers, scope) -> list:
         """The findings of the patterns and rules, in the order a reading finds them: each group's outcome
         recalled under the values of its atoms, or evaluated and kept (counted in ``evaluated`` and
-        ``recalled``). One reading at a time (the numbers of the values are shared)."""
+        ``recalled``); None the first time its scope is read. One reading at a time (the numbers of the values are
+        shared)."""
         with self._lock:
             return self._read(ctx, answers, scope)
 
     def _read(self, ctx, answers, scope) -> list:
         b, r = ctx.bindings, self.r
-        chart_atoms, width, patterns, rule_groups, unread = self._scope(b, ctx, scope)
+        made = self._scope(b, ctx, scope)
+        if made is None:
+            return None
+        chart_atoms, width, patterns, rule_groups, unread = made
         values, store = [None] * width, r.kept.outcomes
         numbered = self._numbered
         for i, atom, arg in chart_atoms:
