@@ -5,14 +5,15 @@ rules of its systems and topics, and for ``find`` only those it asks for), a :cl
 an evaluator's ``run``, which returns an :class:`Outcome`:
 
 - :class:`Plain`: the reference. Every case of every pattern in scope, then every rule in scope, in order,
-  each decided by ``ev``; a check is asked of the backend the first time it is needed (:class:`Answers`);
-- :class:`Batched`: for a server. ``need`` collects the checks of every rule in scope the chart alone does not
-  rule out (and of the lore readings), and the backend answers them in one ``rule_checks`` call (with the
-  relation queries beside it: at most 3 round trips); then as :class:`Plain`;
-- :class:`Recalled`: the accelerated one (NetworkX, answers kept): each rule's outcome recalled under the chart
+  each decided by ``ev``; a check is answered by the book, else asked of the backend the first time it is needed
+  (:class:`Answers`);
+- :class:`Batched`: for a live reader (a server's). ``need`` collects the checks of every rule in scope the chart
+  alone does not rule out (and of the lore readings), and the backend answers them in one ``rule_checks`` call
+  (with the relation queries beside it: at most 3 round trips); then as :class:`Plain`;
+- :class:`Recalled`: the accelerated one (a reader over a rule book): each rule's outcome recalled under the chart
   values it reads (:mod:`leishen.readings.outcomes`), else evaluated as :class:`Plain` does.
 
-Each gives the findings :class:`Plain` gives (tests/readings/test_evaluators.py compares them on random charts).
+Each gives the findings :class:`Plain` gives (tests/readings/test_evaluators_differential.py compares them on random charts).
 """
 
 from __future__ import annotations

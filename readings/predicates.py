@@ -29,7 +29,7 @@ class Context:
     patterns: dict = field(default_factory=dict)  # (system, pattern) → the pieces of its walks
     undecided: frozenset = frozenset()
     lookup: dict = field(default_factory=dict)  # per reading: the instance tables, filled as asked
-    memo: dict | None = None  # with the reader's cache on: graph predicate results by their bound inputs
+    memo: dict | None = None  # over a rule book (not live): graph predicate results by their bound inputs
     topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
     cases: dict = field(default_factory=dict)  # (system, pattern) → its in-scope cases: [[(REQUIRES rule, tree), …], …]
     walks_of: object = None  # (ctx, pattern, results of its REQUIRES rules) → its walks' pieces (pattern_here)

@@ -1,6 +1,7 @@
 """A chart read by graph traversal: every rule the chart meets, as findings with paths and sources.
 
-:class:`Reader` holds the rules (from the fact tables), the node catalogue and a backend. ``read``
+:class:`Reader` reads a rule book (:mod:`leishen.readings.book`: the compiled rules, the tables and the graph's
+answers) over a backend, with what it keeps from one reading to the next (:mod:`leishen.readings.cache`). ``read``
 binds the chart's slots, makes the reading's scope (the rules of its systems and topics), has an
 evaluator (:mod:`leishen.readings.evaluators`) decide the patterns first (a pattern holds when every
 ``REQUIRES`` rule of one of its cases holds), then every other rule, adds the lore readings, and returns
@@ -56,7 +57,7 @@ class Reader:
         self.kept = Kept(not self.live)  # what lasts between readings
         self.lex = copy.copy(book.lex)
         self.lex.shared = Shared(self.kept)
-        self.evaluator = evaluator or (None if recall else "plain")  # None: by the cache (see evaluator_now)
+        self.evaluator = evaluator or (None if recall else "plain")  # None: by the reader (see evaluator_now)
         self.evaluators = {"plain": Plain(self), "batched": Batched(self), "recalled": Recalled(self)}
         self.made = Made(self)
         self._pool = None  # the worker threads that ask a server the relation queries (_ask_relations)
@@ -76,14 +77,14 @@ class Reader:
 
     # ---- a reading's scope, context and answers -------------------------------------------------
     def evaluator_now(self, only=None):
-        """The evaluator of a reading: the one asked for, else ``recalled`` with the cache on (``plain`` for a
-        ``find``'s few chosen rules), ``batched`` with it off."""
+        """The evaluator of a reading: the one asked for, else ``recalled`` over the book (``plain`` for a ``find``'s
+        few chosen rules), ``batched`` on a live reader."""
         recall = only is None and self.kept.keeps("outcomes")
         name = self.evaluator or ("batched" if self.live else "recalled" if recall else "plain")
         return self.evaluators[name]
 
     def _context(self, b, topic_id: str | None) -> tuple[Context, ReadingScope]:
-        """What a reading's conditions are evaluated against (with the memo when the cache is on), and its scope."""
+        """What a reading's conditions are evaluated against (with the memo over the book), and its scope."""
         topics = self.topic_scope(topic_id)
         scope = self.scope_of(b.systems, topics)
         return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=None if self.live else self.kept.memo,
