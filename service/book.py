@@ -64,23 +64,33 @@ def reader_of(backend) -> Reader:
     return new_reader(backend)
 
 
-@lru_cache(maxsize=4)
 def kept_book(corpus=None) -> RuleBook:
     """The rule book of the graph of *corpus* (answered by the NetworkX traversals), from the disk cache
     (:mod:`leishen.diskcache`) when an entry of the same code, tables and texts is there, else made — with the
-    judgment tables (:func:`leishen.judgments.prepared.prepare`) — and stored. One book per process and graph:
-    a book is never changed."""
+    judgment tables (:func:`leishen.judgments.prepared.prepare`) — and stored. One book per process, graph and
+    cache folder: a book is never changed."""
     from leishen import diskcache
     from leishen.loaders import build
+    if not diskcache.enabled():
+        return _book(corpus, None, None)
     key = diskcache.entry_key("book", build.graph_key(build.graph_source(corpus)))
-    found = diskcache.load("book", key) if diskcache.enabled() else None
+    return _book(corpus, key, diskcache.cache_dir())
+
+
+@lru_cache(maxsize=4)
+def _book(corpus, key: str | None, folder) -> RuleBook:
+    """The book of :func:`kept_book` (*key* and *folder*: its entry's and the cache folder, None with the cache
+    off)."""
+    from leishen import diskcache
+    from leishen.loaders import build
+    found = diskcache.load("book", key) if folder is not None else None
     if isinstance(found, RuleBook):
         return found
     from leishen.backends import get_backend
     from leishen.judgments.prepared import prepare
     made = RuleBook(build.build_graph(corpus), get_backend("networkx", corpus=corpus))
     made.topic_facts_made = prepare(made)  # the judgment tables, made once with the book
-    if diskcache.enabled():
+    if folder is not None:
         diskcache.store("book", key, made)
     return made
 

@@ -1,4 +1,4 @@
-"""Start-up: the compiled graph and reader kept on disk (leishen.diskcache), and what a command imports.
+"""Start-up: the compiled graph and rule book kept on disk (leishen.diskcache), and what a command imports.
 
 Every test runs the CLI as a separate process with its own temporary cache folder (LEISHEN_CACHE_DIR): a
 cold cache, a warm one, a stale one (a key input altered), a damaged entry, two processes starting at once,
@@ -41,7 +41,7 @@ def run(*args: str, cache: Path | None, env: dict | None = None, check: bool = T
     return done
 
 
-def entries(cache: Path, kind: str = "reader") -> list[Path]:
+def entries(cache: Path, kind: str = "book") -> list[Path]:
     return sorted(cache.glob(f"{kind}-*.pickle")) if cache.is_dir() else []
 
 
