@@ -1,9 +1,10 @@
 """What a judgment names beside itself from the other art and never weighs: the class symbols of the topics its
-reading reads beside (READS_BESIDE in the graph: 家宅 → 宮室 000:107, 疾病 → 臟腑 000:131) and the general Liu Ren
-lines a topic names (``ontology/judgments/beside.csv``: 000:95's weather signs beside 天時, 000:59's 驛馬 beside
-出行 and 行人, 000:27–43's 財 劫 臨官 病 死 beside 求財 科試 疾病), each where it stands in a lesson, a transmission,
-the hour or the natal branch (000:27–59: 干支 三傳 占時 本命). A project reading: the texts do not join the arts, so these lines decide no facet and no
-verdict (docs/judgments.md, "Beside the judgment")."""
+reading reads beside (READS_BESIDE in the graph: 家宅 → 宮室 000:107, 疾病 → 臟腑 000:131, 射覆 → 器用 顏色 飛潛動植
+飲食) and the general Liu Ren lines a topic names (``ontology/judgments/beside.csv``: 000:95's weather signs beside
+天時, 000:59's 驛馬 beside 出行 and 行人, 000:23–43's 盜 財 劫 臨官 病 死 beside 求財 科試 疾病, 002's placements by
+category …), each where it stands in a lesson, a transmission, the hour or the natal branch (000:27–59: 干支 三傳 占時
+本命) or at the places its row names. A project reading: the texts do not join the arts, so these lines decide no
+facet and no verdict (docs/judgments.md, "Beside the judgment")."""
 
 from __future__ import annotations
 
