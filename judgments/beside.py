@@ -32,21 +32,22 @@ class BesideRow:
     seen_at: tuple
     src: tuple
     category: str | None = None  # only the rows of this category (002's placements: weather, illness …)
+    lines: frozenset = frozenset()  # the citations a line or lines row names (002:23-91 → 002:23 … 002:91)
 
-    @property
-    def lines(self) -> frozenset:
-        """The citations a ``line`` or ``lines`` row names (``002:23-91`` → 002:23 … 002:91)."""
-        if self.kind == "line":
-            return frozenset({self.what})
-        doc, _, span = self.what.partition(":")
-        first, _, last = span.partition("-")
-        return frozenset(f"{doc}:{n}" for n in range(int(first), int(last) + 1))
-
-    def names(self, f: dict, lines: frozenset) -> bool:
-        """Whether general finding *f* is one this row names (*lines*: the row's :attr:`lines`, made once)."""
+    def names(self, f: dict) -> bool:
+        """Whether general finding *f* is one this row names."""
         if self.kind == "item":
             return (f.get("rule") or {}).get("item") == self.what
-        return not lines.isdisjoint(f["src"]) and (self.category is None or row_category(f) == self.category)
+        return not self.lines.isdisjoint(f["src"]) and (self.category is None or row_category(f) == self.category)
+
+
+def cited_lines(kind: str, what: str) -> frozenset:
+    """The citations a ``line`` or ``lines`` row names (none for an ``item`` row)."""
+    if kind != "lines":
+        return frozenset({what}) if kind == "line" else frozenset()
+    doc, _, span = what.partition(":")
+    first, _, last = span.partition("-")
+    return frozenset(f"{doc}:{n}" for n in range(int(first), int(last) + 1))
 
 
 @lru_cache(maxsize=1)
@@ -60,7 +61,8 @@ def beside_table() -> dict[str, tuple[BesideRow, ...]]:
                                      f"'lines DOC:FIRST-LAST' or 'item ITEM', found {row['reads']!r}")
         seen_at = tuple(row["seen_at"].split()) or SEEN_AT
         out.setdefault(row["topic"].strip(), []).append(BesideRow(
-            kind, what.strip(), seen_at, _src("beside.csv", number, row["src"]), row["category"].strip() or None))
+            kind, what.strip(), seen_at, _src("beside.csv", number, row["src"]), row["category"].strip() or None,
+            cited_lines(kind, what.strip())))
     return {topic: tuple(rows) for topic, rows in out.items()}
 
 
@@ -99,10 +101,9 @@ def beside_of(topic_id: str, beside_names: frozenset, reading: dict, shown: set)
         return frozenset(bindings[s] for s in slots if isinstance(bindings.get(s), str))
     default = places(SEEN_AT)
     meanings: dict = {}
-    cited = [(r, r.lines if r.kind != "item" else frozenset()) for r in rows]
     for f in reading["findings"]:
         topic = f.get("topic")
-        row = None if topic else next((r for r, lines in cited if r.names(f, lines)), None)
+        row = None if topic else next((r for r in rows if r.names(f)), None)
         if (topic in beside_names or row is not None) and f.get("certainty") == "holds" and f["id"] not in shown \
                 and seen_in_lessons(f, places(row.seen_at) if row else default):
             key, at = (f["meaning"].get("zh"), f["polarity"]), chart_names(f)
