@@ -66,10 +66,19 @@ def beside_table() -> dict[str, tuple[BesideRow, ...]]:
     return {topic: tuple(rows) for topic, rows in out.items()}
 
 
+#: the category a placement row without a ``category`` qualifier has by what it names (002:95–147's heavenly
+#: generals by placement name illnesses and weather as nodes of those labels, the month generals' rows qualify them)
+CATEGORY_OF_LABEL = {"Illness": "illness", "Weather": "weather"}
+
+
 def row_category(f: dict) -> str | None:
-    """The ``category`` qualifier of a finding's own row (its path's last edge)."""
+    """The ``category`` qualifier of a finding's own row (its path's last edge), else the category its object's
+    label names (an ``Illness`` node: illness)."""
     path = f.get("path") or ()
-    return (path[-2].get("qualifiers") or {}).get("category") if len(path) > 1 else None
+    if len(path) < 2:
+        return None
+    return (path[-2].get("qualifiers") or {}).get("category") \
+        or CATEGORY_OF_LABEL.get((path[-1].get("node") or {}).get("label"))
 
 
 def read_beside(facts: dict, props: dict) -> dict[str, frozenset]:

@@ -31,14 +31,14 @@ def local_moment(chart: dict) -> datetime:
     return datetime.fromisoformat(chart["moment"]["local"])
 
 
-def day_with_stem(chart: dict, stem: str) -> dict:
-    """The first day at or after the chart's day whose day stem is *stem*: its civil date and pillar. The chart's
-    own day pillar is day 0 (after 23:00 under 子初換日 it is the next civil date's)."""
+def day_with_stem(chart: dict, stem: str, first: int = 0) -> dict:
+    """The first day at or after the chart's day (from day *first* on) whose day stem is *stem*: its civil date
+    and pillar. The chart's own day pillar is day 0 (after 23:00 under 子初換日 it is the next civil date's)."""
     pillar = chart["pillars"]["day"]
     start = sexagenary_index(pillar)
     date0 = local_moment(chart).date()
     shift = 0 if day_index(date0) == start else 1  # the late 子 hour already counts as tomorrow
-    for k in range(10):
+    for k in range(first, first + 10):
         if sexagenary_name(start + k)[0] == stem:
             return {"date": (date0 + timedelta(days=shift + k)).isoformat(), "pillar": sexagenary_name(start + k),
                     "days": k}
@@ -86,10 +86,17 @@ def star_dated(fact, props: dict) -> bool:
     return bool(_stars(fact, props))
 
 
-def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth", palaces=()) -> list[dict]:
+#: the first day a date may fall on, by the 遲速 answer: a rain judged late (雨遲, 003:55) does not fall on the
+#: asking day itself, so its stem's day is the next one after it (a project reading: the text dates by the stem
+#: and times by nearness, and a late rain dated today would contradict itself)
+FIRST_DAY = {"遲": 1}
+
+
+def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth", palaces=(), first: int = 0) -> list[dict]:
     """The dated 應期 of one TIMES row: for each palace the event was found at (*palaces*: the rain that was
     found is dated by the palace of the star that brings it) or else each star the row names, that palace's
-    stem and the first day with that day stem; with no palace, one entry without a date and the reason."""
+    stem and the first day with that day stem from day *first* on; with no palace, one entry without a date and
+    the reason."""
     base = {**dated_event(fact, props), "rule": fact.qualifier_dict().get("by") or fact.note}
     out = []
     places = [(None, p) for p in palaces] or [(s, palace_of(chart, "QimenStar", s)) for s in _stars(fact, props)]
@@ -100,7 +107,7 @@ def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth", palac
         stem = chart["qimen"]["palaces"][palace.removeprefix("Palace:p")].get(stem_plate)
         if stem in STEMS:
             out.append({**base, "star": star, "palace": palace, "stem": stem, "branch": None,
-                        "stem_plate": stem_plate, **day_with_stem(chart, stem)})
+                        "stem_plate": stem_plate, **day_with_stem(chart, stem, first)})
     if not out:
         out.append({**base, "date": None, "pillar": None, "stem": None, "branch": None,
                     "judgment": fact.judgment or "the text names no place the tables can compute"})
@@ -145,8 +152,9 @@ NO_TIMING = {"zh": "本占之文不言應期", "ko": "이 점의 글은 응기�
 def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], stem_plate: str,
             by_id: dict) -> tuple[list[dict], list[dict]]:
     """(the topic's 應期, what is left undated and why). A TIMES row is dated only where the event it dates is
-    the judgment's answer (timing.csv): rain by the palaces where the rain was found, with the speed the 遲速
-    facet gives; a topic whose text gives no 應期 says so."""
+    the judgment's answer (timing.csv): rain by the palaces where the rain was found (where 遲速 is decided, of the
+    stars that decide it), with the speed the 遲速 facet gives, a late rain never on the asking day; a topic whose
+    text gives no 應期 says so."""
     if table.topic is None:
         return [], []
     if not table.times:
@@ -165,9 +173,13 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
             undated.append(condition_unmet(fact, props))  # 004:47: 時馬繫日支 does not hold on this chart
             continue
         own = dated_events().get((table.topic, fact.object))
+        rain = own is not None and own[0] == "雨否"
         palaces = found_palaces(facets, own[0], by_id) if own and star_dated(fact, props) else []
-        for entry in times_entry(fact, chart, props, stem_plate, palaces):
-            dated.append({**entry, "speed": speed if entry["for"]["zh"] == "雨" else None})
+        if rain and speed:  # 003:55: the stars near or far from the 值符 are the ones whose palaces date the rain
+            palaces = found_palaces(facets, "遲速", by_id) or palaces
+        first = FIRST_DAY.get(speed, 0) if rain else 0
+        for entry in times_entry(fact, chart, props, stem_plate, palaces, first):
+            dated.append({**entry, "speed": speed if rain else None})
     return dated, undated
 
 

@@ -22,7 +22,14 @@ def test_the_house_names_its_liu_ren_building_beside(judged):
     _, js = judged("2025-05-20T19:00+08:00", "家宅")  # 初傳 子 ridden by 太常: 太常安樂宅 (000:107)
     named = {(tuple(b["at"]), b["meaning"]["zh"], tuple(b["src"])) for b in js["家宅"]["beside"]}
     assert (("子", "太常"), "安樂宅", ("000:107",)) in named
-    assert all(b["topic"] == "宮室" for b in js["家宅"]["beside"])
+    assert all(b["topic"] == "宮室" or (b["topic"] is None and any(c.startswith("002:") for c in b["src"]))
+               for b in js["家宅"]["beside"])  # 宮室's 類象, and 002's buildings by placement (beside.csv)
+
+
+def test_the_heavenly_generals_illnesses_are_named_beside_illness(judged):
+    _, js = judged("2027-05-24T12:00+08:00", "疾病")  # 日上 卯 ridden by 太陰 over 丑: 加丑為女子疾病 (002:139)
+    named = {(tuple(b["at"]), b["meaning"]["zh"], tuple(b["src"])) for b in js["疾病"]["beside"]}
+    assert (("卯", "太陰"), "女子疾病", ("002:139",)) in named
 
 
 def test_weather_and_the_horse_are_named_beside_where_seen(judged):

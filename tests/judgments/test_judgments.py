@@ -102,15 +102,19 @@ def test_every_rain_sign_counts_003_55(judged):
     """天時 2024-06-24 03:00: 003:55 天蓬遊於坎兌震 … 皆主雨 holds (天蓬 in 震三), while the clause 遊坎兌震不乘水神亦無雨
     is about 天柱 and 天沖 only: it cannot cancel 天蓬's sign. Every rain sign of the line counts (procedures.csv:
     tier 0), whatever the 用神: the facet is decided 雨, by 003:55, and the rain is dated by the palaces where it
-    was found."""
+    was found — where 遲速 is decided, of the stars near or far from the 值符 that decide it (與值符近則雨速)."""
     reading, js = judged("2024-06-24T03:00+08:00", "天時")
     j = js["天時"]
     f = facet(j, "雨否")
     assert f["status"] == "decided" and values(j, "雨否") == {"雨"} and f["src"] == ["003:55"]
     by_id = {x["id"]: x for x in reading["findings"]}
-    found_at = {by_id[x]["bindings"]["宮"] for x in f["findings"] if "宮" in by_id[x]["bindings"]}
+
+    def palaces(facet_json):
+        return {by_id[x]["bindings"]["宮"] for x in facet_json["findings"] if "宮" in by_id[x]["bindings"]}
+    speed = facet(j, "遲速")
+    dated_at = palaces(speed) if speed["status"] == "decided" else palaces(f)
     rain = [w for w in j["when"] if w["for"]["zh"] == "雨"]
-    assert rain and {w["palace"] for w in rain} == found_at
+    assert rain and {w["palace"] for w in rain} == dated_at and dated_at <= palaces(f)
 
 
 def test_when_dates_carry_the_named_stem(judged):

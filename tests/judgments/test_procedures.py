@@ -81,6 +81,10 @@ def test_dates_only_for_what_was_found(judged_all):
                         (reading["moment"], j["topic"], w["for"]["zh"])
             for u in j["undated"]:
                 assert all(u["why"][lang] for lang in ("zh", "ko", "en"))
+            speed = by_name.get("遲速")
+            for w in j["when"]:  # a rain judged late (雨遲, 003:55) is never dated on the asking day
+                if w.get("speed") == "遲":
+                    assert speed["status"] == "decided" and w["days"] >= 1, (reading["moment"], w["date"])
 
 
 def test_taste_only_of_food(judged_all):

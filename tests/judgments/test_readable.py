@@ -59,9 +59,10 @@ def test_an_undated_timing_rule_says_why_and_the_summary_names_the_deciding_line
 def test_dated_timing_rules_show_the_date_and_its_day_pillar():
     text = run("read", "2026-12-02T10:00+09:00", "--topic", "天時", "--lang", "zh")
     timing = next(line for line in text.splitlines() if line.startswith("應期: "))
-    # 003:55: rain on the day whose stem is the stem of the palace where the rain was found; the chart's day is 庚戌
-    # (12-02), so the 庚 palace's day is today; fine weather was not found, so it is not dated and says why
-    assert re.search(r"2026-12-02 庚戌 \(雨 速\) \[003:55\]", timing) and "晴: 晴非所斷" in timing
+    # 003:55: rain on the day whose stem is the stem of a palace where the rain was found; the chart's day is 庚戌
+    # (12-02), so the 庚 palace's day is today; one raining star is near the 值符 and one far (遲速 未定), so no
+    # speed; fine weather was not found, so it is not dated and says why
+    assert re.search(r"2026-12-02 庚戌 \(雨\) \[003:55\]", timing) and "晴: 晴非所斷" in timing
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
