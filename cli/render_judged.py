@@ -205,7 +205,9 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
     """One judgment: the verdict line, the 用神, each facet with its answer, the 應期 dates and the conflicts."""
     by = j.get("verdict_by") or {}
     head = f"{MARKS.get(j['verdict'], ' ')} {word('verdict', lang)} {j['verdict']}"
-    if by.get("facet"):
+    if by.get("convention") and by.get(lang):  # a 平 no facet gave (J3, J4): why, in the reader's language
+        head += f"  ({by[lang]})"
+    elif by.get("facet"):
         facet = next((f for f in j.get("facets", []) if f["facet"] == by["facet"]), {})
         head += f"  ({word('verdict_by', lang)} {_name(facet.get('names'), lang) or by['facet']} {_src(by.get('src'))})"
     out = [f"== {topic_name} =="]

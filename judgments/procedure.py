@@ -202,20 +202,26 @@ def checked_options(options: dict | None) -> dict:
     return {**DEFAULT_OPTIONS, **(options or {})}
 
 
+ASKS_WHAT = {"zh": "此占問何物，不問吉凶", "ko": "이 점은 무엇인지를 묻고 길흉을 묻지 않는다",
+             "en": "the texts ask what, not whether, for this topic"}  # convention J3, in the reader's language
+NOTHING_ANSWERS = {"zh": "此局無斷此事之文", "ko": "이 국에는 이 일을 판단하는 글이 없다",
+                   "en": "no finding answers the verdict facet on this chart"}  # convention J4
+
+
 def verdict_of(facets: list[dict], conflict: str = "undecided") -> tuple[str, dict]:
     """(verdict, what gave it): the answer of the verdict facet — decided: its polarity; a conflict: 未定 (or,
     under ``verdict_conflict=mixed``, 混: a school that reads 吉 and 凶 holding together as mixed); no finding
     answers it: 平. A topic with no verdict facet asks what, not whether: 平 (convention J3)."""
     facet = next((f for f in facets if f["verdict"]), None)
     if facet is None:
-        return "平", {"convention": "J3", "en": "the texts ask what, not whether, for this topic"}
+        return "平", {"convention": "J3", **ASKS_WHAT}
     by = {"facet": facet["facet"], "src": facet["src"] or facet["heading_src"], "heading_src": facet["heading_src"]}
     if facet["status"] == "未定":
         if conflict == "mixed":
             return "混", {**by, "option": "verdict_conflict=mixed"}
         return "未定", by
     if facet["status"] == "open":
-        return "平", {**by, "convention": "J4", "en": "no finding answers the verdict facet on this chart"}
+        return "平", {**by, "convention": "J4", **NOTHING_ANSWERS}
     values = {a["value"] for a in facet["answer"]}
     if len(values) > 1:  # answered per place: the places differ
         return "混", {**by, "convention": "J6", "en": "the places (regions) differ: each answer names its place"}
