@@ -40,6 +40,7 @@ class Candidate(NamedTuple):
     aim: str | None = None  # what the 用神 it is read at is read for (per=用神)
     avoid: bool = False  # an AVOIDS row (忌, 怕): what to avoid, never a prescription
     caution: bool = False  # a caution line of the facet's procedure: names a conflict beside a 吉, never decides
+    rescue: int | None = None  # a rescue line's tier: stands beside a 凶 of that tier as a conflict (004:35)
 
 
 class Answering(NamedTuple):
@@ -157,7 +158,8 @@ def facet_candidates(table: TopicTable, answering: list, ranks: dict, aims: dict
                 own = 0 if answer.value == "=polarity" or not heading_src[n].isdisjoint(f.get("src") or ()) else 1
                 key = (rank[0], order_key(facet, f) if facet.order else (), own, 0)
             cand = Candidate(f, value, key, a.season, aims.get(f["id"]), a.avoid and answer.value == "=name",
-                             proc is not None and proc.caution(a.item, rank[0] < OTHER_PLACES))
+                             proc is not None and proc.caution(a.item, rank[0] < OTHER_PLACES),
+                             proc.rescue_tier(a.item) if proc is not None else None)
             (out if rank[1] == 0 else asks)[n].append(cand)
     for cands in out:
         if len(cands) > 1:
@@ -228,7 +230,8 @@ def _place(c: Candidate, per: str | None):
 def _decide(facet: Facet, cands: list[Candidate]) -> tuple[list, dict]:
     """(the deciding candidates, their answers by value) of a facet at one place: every candidate of a facet
     whose answers add up, else those of the first rank — and, where that rank gives 吉, the caution lines of the
-    procedure that hold beside it (004:43: named as a conflict, never a verdict of their own)."""
+    procedure that hold beside it (004:43: named as a conflict, never a verdict of their own), and where it gives
+    凶, the rescue lines of its tier that hold (004:35)."""
     if facet.kind == "many":
         if procedure_of(facet.topic, facet.name) is not None:  # ranked: its first tier decides, the rest is `also`
             cands = [c for c in cands if c.rank[0] == cands[0].rank[0]]
@@ -239,6 +242,8 @@ def _decide(facet: Facet, cands: list[Candidate]) -> tuple[list, dict]:
         return [], {}
     if {c.value for c in first} == {"吉"}:
         first += [c for c in cands if c.caution and c.value == "凶" and c not in first]
+    elif {c.value for c in first} == {"凶"}:  # a rescue of the deciding tier stands beside its 凶 (004:35)
+        first += [c for c in cands if c.rescue == first[0].rank[0] and c.value == "吉" and c not in first]
     return first, _by_value(first)
 
 

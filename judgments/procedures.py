@@ -7,7 +7,8 @@ at: a decisive line of tier 0 that holds decides the facet whatever the 用神 s
 「最為重」, 「先須」, 「最要」) decides where no decisive line holds, and the findings the procedure does not
 name come last, every paragraph equal (the texts rank none of them over the others). A ``caution`` row does not
 decide: where it holds beside a 吉 answer, the facet is 未定 and names both (004:43: 反伏門迫 in 求財 is a
-conflict to name, not a verdict of its own); a ``caution_here`` row does so only where it is read at a 用神."""
+conflict to name, not a verdict of its own); a ``caution_here`` row does so only where it is read at a 用神; a
+``rescue`` row is the converse: a 吉 that stands beside a 凶 of its own tier as a conflict (004:35)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from functools import lru_cache
 from leishen.judgments.tables import JudgmentTableError, _rows, _src
 
 #: caution_here: a caution only where read at a 用神; first_caution: a line read first (deciding where no tier above
-#: it holds) that is also a caution beside a 吉 of a tier above (004:55's 值使 beside 004:47's 時日 for 行人)
-ROLES = ("decisive", "first", "caution", "caution_here", "first_caution")
+#: it holds) that is also a caution beside a 吉 of a tier above (004:55's 值使 beside 004:47's 時日 for 行人);
+#: rescue: a 吉 line that, where a 凶 of its tier decides, stands beside it as a conflict (004:35's 鬼化為財 beside
+#: 財星化鬼), and otherwise weighs as an unnamed line
+ROLES = ("decisive", "first", "caution", "caution_here", "first_caution", "rescue")
 UNNAMED = 9  # the tier of a finding no procedure row names: after every named tier
 
 
@@ -31,6 +34,7 @@ class Procedure:
     tiers: dict
     cautions: frozenset
     here: frozenset = frozenset()
+    rescues: frozenset = frozenset()
 
     def caution(self, item: str | None, at_use_god: bool) -> bool:
         """Whether a finding of *item* is a caution: a ``caution`` row anywhere, a ``caution_here`` row only where
@@ -41,7 +45,11 @@ class Procedure:
         """The tier of a finding's row (its inventory *item*): the tier a procedure row names it in, else
         :data:`UNNAMED`. A caution row is read after every named tier (it never decides)."""
         hit = self.tiers.get(item)
-        return hit[0] if hit is not None and not hit[1].startswith("caution") else UNNAMED
+        return hit[0] if hit is not None and not hit[1].startswith("caution") and hit[1] != "rescue" else UNNAMED
+
+    def rescue_tier(self, item: str | None) -> int | None:
+        """The tier whose 凶 a ``rescue`` row stands beside (None for any other row)."""
+        return self.tiers[item][0] if item in self.rescues else None
 
     def decisive(self, item: str | None) -> bool:
         """Whether *item*'s row is a decisive line: it counts wherever it is read (every rain sign of 003:55)."""
@@ -72,7 +80,8 @@ def procedure_table() -> dict[tuple, Procedure]:
                                          "twice for one facet")
             tiers[item] = (int(row["tier"]), role, src)
     return {key: Procedure(tiers, frozenset(i for i, (_, r, _) in tiers.items() if "caution" in r),
-                           frozenset(i for i, (_, r, _) in tiers.items() if r == "caution_here"))
+                           frozenset(i for i, (_, r, _) in tiers.items() if r == "caution_here"),
+                           frozenset(i for i, (_, r, _) in tiers.items() if r == "rescue"))
             for key, tiers in rows.items()}
 
 

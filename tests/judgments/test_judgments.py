@@ -199,3 +199,11 @@ def test_a_rescue_at_another_palace_leaves_the_base_row_standing(judged):
     assert facet(silk, "蠶利")["status"] == "未定"
     assert set(facet(silk, "蠶利")["findings"]) == {"qimen/rules/facts/003/n_crops_silk.csv#46@Palace:p3",
                                                    "qimen/rules/facts/003/n_crops_silk.csv#47@Palace:p1"}
+
+
+def test_a_branch_on_itself_is_no_combination_002_155(judged):
+    """射覆 2026-06-15 15:00: the 用 申 on the day branch 申 (伏吟) is in the same 三合 frame as itself, yet 002:155's
+    用加支合 正當時 needs the 用 and the day branch to combine: no 正當時 (round 13 of audit-5)."""
+    _, js = judged("2026-06-15T15:00+08:00", "射覆")
+    f = facet(js["射覆"], "及時過時")
+    assert "正當時" not in {a["value"] for a in f["answer"] + (f["conflict"] or [])}

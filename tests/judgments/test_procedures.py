@@ -119,6 +119,20 @@ def test_no_good_verdict_while_a_decisive_ill_line_holds(judged_all, reader):
                 assert j["verdict"] != "吉", (reading["moment"], j["topic"], [f["id"] for f in decisive])
 
 
+def test_a_rescue_stands_beside_the_ill_of_its_tier(judged_all):
+    """004:35: where 財星化鬼 (4.09.03, decisive) holds beside the same line's 鬼化為財 or 投子舍 必獲成 (rescue rows),
+    得否 is 未定 naming both; a rescue never decides 吉 over a tier above it."""
+    seen = 0
+    for reading, judgments in judged_all:
+        items = {(f.get("rule") or {}).get("item") for f in reading["findings"] if f.get("certainty") == "holds"}
+        j = next(x for x in judgments if x["topic"] == "求財")
+        f = next(x for x in j["facets"] if x["facet"] == "得否")
+        if "4.09.03" in items and items & {"4.09.04", "4.09.06"}:
+            seen += 1
+            assert f["status"] == "未定" and {a["value"] for a in f["conflict"]} == {"吉", "凶"}, reading["moment"]
+    assert seen, "a chart where 財星化鬼 and its rescue hold together was met"
+
+
 def test_every_judgment_has_a_summary_in_three_languages(judged_all):
     for reading, judgments in judged_all[:100]:
         for j in judgments:
