@@ -153,8 +153,10 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
             by_id: dict) -> tuple[list[dict], list[dict]]:
     """(the topic's 應期, what is left undated and why). A TIMES row is dated only where the event it dates is
     the judgment's answer (timing.csv): rain by the palaces where the rain was found (where 遲速 is decided, of the
-    stars that decide it), with the speed the 遲速 facet gives, a late rain never on the asking day; a topic whose
-    text gives no 應期 says so."""
+    stars that decide it), with the speed the 遲速 facet gives, a late rain never on the asking day; a row dated by
+    a star's palace dates its event wherever the event was found (by the palaces of the findings that found it,
+    else of the stars the row names), its own condition only saying which stars bring it; a topic whose text gives
+    no 應期 says so."""
     if table.topic is None:
         return [], []
     if not table.times:
@@ -169,9 +171,9 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
         if gate is not None:
             undated.append(not_found(fact, props, gate))
             continue
-        if fact.when and fact.id not in held:
+        if fact.when and fact.id not in held and not star_dated(fact, props):
             undated.append(condition_unmet(fact, props))  # 004:47: 時馬繫日支 does not hold on this chart
-            continue
+            continue  # a star-dated row (003:51 火神 風伯, 003:55 天柱等, 003:63) dates its event wherever it was found
         own = dated_events().get((table.topic, fact.object))
         rain = own is not None and own[0] == "雨否"
         palaces = found_palaces(facets, own[0], by_id) if own and star_dated(fact, props) else []
