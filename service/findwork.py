@@ -93,28 +93,27 @@ def runs(parts: list[list[datetime]], n: int) -> list[tuple[int, list[list[datet
 def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, executor: Executor | None = None
            ) -> Iterator[tuple[datetime, int, list[dict]]]:
     """(last moment, how many moments, hits) of each of the :func:`blocks` of *every*, in order: judged here with
-    *reader*, or :func:`runs` sent at once to :func:`workers`, cancelled if left (a dead worker: FindError names it)."""
+    *reader*, or :func:`runs` sent at once to :func:`workers` (a dead worker: FindError names it); on leaving, the
+    runs not taken back are cancelled, then the pools made here shut down."""
     parts = blocks(every)
     if executor is None and check_jobs(jobs) == 1:
         yield from ((part[-1], len(part), work.task.judged(reader, part)) for part in parts)
         return
-    with workers(jobs, executor) as executors:
-        sent = []
-        try:
-            with interrupts_held():
-                for k, run in runs(parts, len(executors)):
-                    sent.append((run, executors[k], executors[k].submit(work, run)))
-            for run, pool, future in sent:
-                try:
-                    found = future.result()
-                except BrokenProcessPool:
-                    raise FindError(f"jobs: {dead_workers(pool)} stopped before it sent its hits; the find is "
-                                    f"abandoned at {run[0][0].isoformat()} (try again, with fewer --jobs if memory is "
-                                    "short)", "jobs") from None
-                yield from ((part[-1], len(part), hits) for part, hits in zip(run, found))
-        finally:
-            for *_, future in sent:
-                future.cancel()
+    with ExitStack() as leaving:
+        executors, sent = workers(jobs, executor, leaving), []
+        with interrupts_held():
+            for k, run in runs(parts, len(executors)):
+                future = executors[k].submit(work, run)
+                leaving.callback(future.cancel)
+                sent.append((run, executors[k], future))
+        for run, pool, future in sent:
+            try:
+                found = future.result()
+            except BrokenProcessPool:
+                raise FindError(f"jobs: {dead_workers(pool)} stopped before it sent its hits; the find is abandoned "
+                                f"at {run[0][0].isoformat()} (try again, with fewer --jobs if memory is short)",
+                                "jobs") from None
+            yield from ((part[-1], len(part), hits) for part, hits in zip(run, found))
 
 
 def dead_workers(pool: ProcessPoolExecutor) -> str:
@@ -151,19 +150,16 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, name="leishen-parent-watch", daemon=True).start()
 
 
-@contextmanager
-def workers(jobs: int, executor: Executor | None = None) -> Iterator[list[Executor]]:
+def workers(jobs: int, executor: Executor | None, stack: ExitStack) -> list[Executor]:
     """The executors runs go to: a Dask client's one pinned to each worker thread (elsewhere only if it is gone),
-    another *executor* alone, else *jobs* one-process pools forked from this one, shut down on leaving."""
-    if executor is not None:
-        client = getattr(executor, "_client", None)  # (distributed's ClientExecutor)
-        pinned = [client.get_executor(workers=[worker], allow_other_workers=True, pure=False)
-                  for worker, threads in sorted(client.nthreads().items()) for _ in range(threads)] if client else []
-        yield pinned or [executor]
-        return
-    with ExitStack() as stack:
-        yield [stack.enter_context(ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_worker_start,
-                                                       initargs=(os.getpid(),))) for _ in range(jobs)]
+    another *executor* alone, else *jobs* one-process pools forked from this one, shut down when *stack* closes."""
+    if executor is None:
+        return [stack.enter_context(ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_worker_start,
+                                                        initargs=(os.getpid(),))) for _ in range(jobs)]
+    client = getattr(executor, "_client", None)  # (distributed's ClientExecutor)
+    pinned = [client.get_executor(workers=[worker], allow_other_workers=True, pure=False)
+              for worker, threads in sorted(client.nthreads().items()) for _ in range(threads)] if client else []
+    return pinned or [executor]
 
 
 def dask_setup(worker) -> None:
