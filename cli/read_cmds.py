@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sys
 from concurrent.futures import Executor
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import partial
 from typing import Iterator
 
@@ -153,7 +153,7 @@ def find(rule, start, end, tz, step, topics, verdict, facets, when, summary, job
         raise ChartError("--summary counts every verdict of the range in one JSON line: give it without --verdict "
                          "and --format")
     source = findwork.Source(backend, uri, user, password)
-    with _dask_executor(scheduler) as executor:
+    with _dask_executor(scheduler) if scheduler else nullcontext() as executor:
         r = _reader(backend, uri, user, password) if executor is None else None  # (on a cluster, its workers read)
         if topic is not None:  # the words a user types (wealth, 占天時 …) as read takes them
             topic = door.by_reader(partial(_topic_word, topic), r, executor, source)
@@ -169,18 +169,15 @@ def find(rule, start, end, tz, step, topics, verdict, facets, when, summary, job
 
 
 @contextmanager
-def _dask_executor(address: str | None) -> Iterator[Executor | None]:
-    """The executor of the Dask cluster whose scheduler is at *address* (None: no executor), closed on leaving;
-    FindError naming ``scheduler`` when Dask is not installed or no scheduler answers."""
-    if address is None:
-        yield None
-        return
+def _dask_executor(address: str) -> Iterator[Executor]:
+    """The executor of the Dask cluster whose scheduler is at *address*, closed on leaving; FindError naming
+    ``scheduler`` when Dask is not installed or no scheduler answers."""
     try:
         from distributed import Client
         client = Client(address, timeout="10s", set_as_default=False)
     except ImportError:
         raise FindError("scheduler: Dask is not installed: pip install 'leishen[dask]'", "scheduler") from None
-    except (OSError, TimeoutError, ValueError) as exc:
+    except (OSError, ValueError) as exc:  # (TimeoutError is an OSError)
         raise FindError(f"scheduler: no Dask scheduler answers at {address!r} ({exc})", "scheduler") from None
     with client:
         yield client.get_executor(pure=False)

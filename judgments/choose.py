@@ -3,7 +3,6 @@ each with its deciding reasons; the request a checked :class:`Choice`, spread by
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Iterator
@@ -98,10 +97,9 @@ def choice(reader, topic: str, verdict: str | None = None, facets: dict | None =
 
 
 def choose(reader, topic: str, start: datetime, end: datetime, *, verdict: str | None = None,
-           facets: dict | None = None, step: str = "hour", request: ChartRequest = ChartRequest(),
-           jobs: int = 1, executor: Executor | None = None, source=None) -> Iterator[dict]:
-    """The moments from *start* to *end* (every *step*) whose judgment for *topic* has *verdict* (None: any) and the
-    facet answers asked, in order: :func:`leishen.service.readings.find` (*executor*'s workers open *source*)."""
+           facets: dict | None = None, **options) -> Iterator[dict]:
+    """The moments from *start* to *end* whose judgment for *topic* has *verdict* (None: any) and the facet answers
+    asked, in order: :func:`leishen.service.readings.find` with its *options* (``step``, ``request``, ``jobs``, an
+    ``executor`` whose workers open ``source`` …)."""
     from leishen.service.readings import find
-    return find(reader, start, end, topic=topic, verdict=verdict or "*", facets=facets or {}, step=step,
-                request=request, jobs=jobs, executor=executor, source=source)
+    return find(reader, start, end, topic=topic, verdict=verdict or "*", facets=facets, **options)

@@ -73,8 +73,6 @@ def blocks(every: list[datetime], size: int = BLOCK) -> list[list[datetime]]:
     """The moments in blocks, cut where a solar term starts and every *size* moments; a cut that would part the two
     hours of a double hour (子 23:00–00:59 …, judged once when their charts agree) is moved one hour later."""
     from leishen.engine.calendar import terms_between
-    if not every:
-        return []
     terms = (bisect.bisect_left(every, instant) for _, instant in terms_between(every[0], every[-1]))
     cuts = {*range(size, len(every), size), *terms}
     moved = sorted({k + 1 if every[k].hour % 2 == 0 and every[k] - every[k - 1] == timedelta(hours=1) else k
@@ -95,47 +93,43 @@ def runs(parts: list[list[datetime]], n: int) -> list[tuple[int, list[list[datet
 def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, executor: Executor | None = None
            ) -> Iterator[tuple[datetime, int, list[dict]]]:
     """(last moment, how many moments, hits) of each of the :func:`blocks` of *every*, in order: judged here with
-    *reader*, or :func:`runs` sent at once to :func:`workers`, cancelled if left (a dead worker: FindError names it)."""
+    *reader*, or :func:`runs` sent at once to :func:`workers` (a dead worker: FindError names it); on leaving, the
+    runs not taken back are cancelled, then the pools made here shut down."""
     parts = blocks(every)
     if executor is None and check_jobs(jobs) == 1:
         yield from ((part[-1], len(part), work.task.judged(reader, part)) for part in parts)
         return
-    with workers(jobs, executor) as executors:
-        futures = []
-        try:
-            with interrupts_held():
-                for k, run in runs(parts, len(executors)):
-                    futures.append((run, executors[k].submit(work, run)))
-            for run, future in futures:
-                try:
-                    found = future.result()
-                except BrokenProcessPool:
-                    raise FindError(f"jobs: {dead_workers(executors)} stopped before it sent its hits; the find is "
-                                    f"abandoned at {run[0][0].isoformat()} (try again, with fewer --jobs if memory is "
-                                    "short)", "jobs") from None
-                yield from ((part[-1], len(part), hits) for part, hits in zip(run, found))
-        finally:
-            for _, future in futures:
-                future.cancel()
+    with ExitStack() as leaving:
+        executors, sent = workers(jobs, executor, leaving), []
+        with interrupts_held():
+            for k, run in runs(parts, len(executors)):
+                future = executors[k].submit(work, run)
+                leaving.callback(future.cancel)
+                sent.append((run, executors[k], future))
+        for run, pool, future in sent:
+            try:
+                found = future.result()
+            except BrokenProcessPool:
+                raise FindError(f"jobs: {dead_workers(pool)} stopped before it sent its hits; the find is abandoned "
+                                f"at {run[0][0].isoformat()} (try again, with fewer --jobs if memory is short)",
+                                "jobs") from None
+            yield from ((part[-1], len(part), hits) for part, hits in zip(run, found))
 
 
-def dead_workers(executors: list[Executor]) -> str:
-    """The worker processes of *executors* that have stopped, as words: each pid and its signal or exit code."""
-    processes = {pid: p for pool in executors for pid, p in (getattr(pool, "_processes", None) or {}).items()}
-    for process in processes.values():
+def dead_workers(pool: ProcessPoolExecutor) -> str:
+    """The processes of *pool* (broken) that have stopped, as words: each pid and its signal or exit code."""
+    for process in pool._processes.values():
         process.join(WATCH)  # (a moment for it to be reaped)
-    ended = {pid: p.exitcode for pid, p in processes.items() if p.exitcode}
+    ended = {pid: p.exitcode for pid, p in pool._processes.items() if p.exitcode}
     return ", ".join(f"worker process pid {pid} ({f'signal {-code}' if code < 0 else f'exit code {code}'})"
                      for pid, code in ended.items()) or "a worker process"
 
 
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Ctrl-C held back while worker processes are forked and given their work: a pool interrupted half-started
-    cannot be shut down, and a worker is born with SIGINT blocked until :func:`_worker_start` ignores it."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    """Ctrl-C held back in this thread while worker processes are forked and given their work: a pool interrupted
+    half-started cannot be shut down, and a worker, born with this thread's signal mask, has SIGINT blocked until
+    :func:`_worker_start` ignores it."""
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
@@ -147,8 +141,7 @@ def _worker_start(parent: int) -> None:
     """A pool worker's start: SIGINT, blocked since its birth, ignored then unblocked (Ctrl-C is the parent's to
     handle: the worker prints nothing), and the worker ends itself when the process that started it is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -157,19 +150,16 @@ def _worker_start(parent: int) -> None:
     threading.Thread(target=watch, name="leishen-parent-watch", daemon=True).start()
 
 
-@contextmanager
-def workers(jobs: int, executor: Executor | None = None) -> Iterator[list[Executor]]:
+def workers(jobs: int, executor: Executor | None, stack: ExitStack) -> list[Executor]:
     """The executors runs go to: a Dask client's one pinned to each worker thread (elsewhere only if it is gone),
-    another *executor* alone, else *jobs* one-process pools forked from this one, shut down on leaving."""
-    if executor is not None:
-        client = getattr(executor, "_client", None)  # (distributed's ClientExecutor)
-        pinned = [client.get_executor(workers=[worker], allow_other_workers=True, pure=False)
-                  for worker, threads in sorted(client.nthreads().items()) for _ in range(threads)] if client else []
-        yield pinned or [executor]
-        return
-    with ExitStack() as stack:
-        yield [stack.enter_context(ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_worker_start,
-                                                       initargs=(os.getpid(),))) for _ in range(check_jobs(jobs))]
+    another *executor* alone, else *jobs* one-process pools forked from this one, shut down when *stack* closes."""
+    if executor is None:
+        return [stack.enter_context(ProcessPoolExecutor(1, mp_context=get_context("fork"), initializer=_worker_start,
+                                                        initargs=(os.getpid(),))) for _ in range(jobs)]
+    client = getattr(executor, "_client", None)  # (distributed's ClientExecutor)
+    pinned = [client.get_executor(workers=[worker], allow_other_workers=True, pure=False)
+              for worker, threads in sorted(client.nthreads().items()) for _ in range(threads)] if client else []
+    return pinned or [executor]
 
 
 def dask_setup(worker) -> None:
