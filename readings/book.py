@@ -58,7 +58,7 @@ class RuleBook(Topics, Selecting):
         self.data_schema, self.variants = load_schema(), variants
         self.facts = {f.id: f for f in data.facts}
         self.shensha_places = shensha_places(data.facts)  # where a 神煞 counts: the SEEN_AT rows (000:23)
-        self.lex = Lexicon(data.nodes, None, data.facts)
+        self.lex = Lexicon(data.nodes, data.facts)
         self.props = dict(self.lex.props)
         self.props.update((n.id, {k: n.props[k] for k in FACT_PROPS if k in n.props}) for n in data.nodes if n.label == "Fact")
         self.labels = {nid: p["label"] for nid, p in self.props.items()}

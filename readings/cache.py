@@ -11,8 +11,8 @@ saves at least 10 % of a reading's time on a row of the bench (bench/README.md, 
 - ``findings``: a finding's inputs → the finding (:mod:`leishen.readings.findings`); ``pieces``: a witness →
   its walk, a fact → its hop, a node → its path node and meaning (:mod:`leishen.readings.walks`);
 - ``scopes``: (systems, topics, only) → the reading's scope (:meth:`Reader.scope_of`);
-- ``bounds``: one Bound per (slot, node) and per hop, and the bound sections of a chart — a plate with its
-  generals, a Qimen layout, a Nine Star plate — by the chart fields they read (:mod:`leishen.readings.bounds`).
+- ``sections``: the bound sections of a chart — a plate with its generals, a Qimen layout, a Nine Star plate —
+  by the chart fields they read (:mod:`leishen.readings.bindings`).
 
 The answers themselves are the rule book's (:mod:`leishen.readings.book`), never kept here. ``memo`` and
 ``outcomes`` are made of them: a live reader (``cache=False``, a server's: each Neo4j reading asks the server)
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 SWITCH = "LEISHEN_NO_READING_CACHE"
 BUDGET = 600_000  # entries over every store: about 340 MB at most (measured: 490,000 entries, 280 MB, after 4,000 readings of every topic)
-STORES = ("memo", "outcomes", "findings", "pieces", "scopes", "bounds")
+STORES = ("memo", "outcomes", "findings", "pieces", "scopes", "sections")
 #: the stores made of the answers: kept only by a reader over a rule book (a live reader's answers may change)
 ANSWERED = ("memo", "outcomes")
 

@@ -11,7 +11,6 @@ the findings, the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findi
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +19,6 @@ from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition
 from leishen.readings.bindings import chart_bindings, chart_names
 from leishen.readings.book import RuleBook
-from leishen.readings.bounds import Shared
 from leishen.readings.cache import Kept, switched_off
 from leishen.readings.evaluate import Context, compile_condition
 from leishen.readings.evaluators import Answers, Batched, Case, Plain, ReadingScope, Recalled
@@ -55,8 +53,6 @@ class Reader:
             book = RuleBook(data, None if self.live else backend, variants=variants)
         self.book = book
         self.kept = Kept(not self.live)  # what lasts between readings
-        self.lex = copy.copy(book.lex)
-        self.lex.shared = Shared(self.kept)
         self.evaluator = evaluator or (None if recall else "plain")  # None: by the reader (see evaluator_now)
         self.evaluators = {"plain": Plain(self), "batched": Batched(self), "recalled": Recalled(self)}
         self.made = Made(self)
@@ -149,7 +145,7 @@ class Reader:
         topic_id = self.topic_id(topic)
         self.kept.start()
         self.made.start()
-        b = chart_bindings(chart, self.lex, self.seasons)
+        b = chart_bindings(chart, self.lex, self.seasons, self.kept.sections)
         ctx, scope = self._context(b, topic_id)
         if only is not None:
             scope = self.scope_of(b.systems, ctx.topics, frozenset(only))
@@ -172,7 +168,7 @@ class Reader:
         call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
                                        system_hint=system or "liuren", vocab=self.vocab)
         self.kept.start()
-        b = chart_bindings(chart, self.lex, self.seasons)
+        b = chart_bindings(chart, self.lex, self.seasons, self.kept.sections)
         ctx, scope = self._context(b, self.topic_id(topic))
         self.made.start()
         ok, wits, where = self.evaluator_now().run(ctx, scope, condition=compile_condition(call, self.vocab,
