@@ -10,7 +10,6 @@ Findings are assembled from the shared, read-only pieces of :mod:`leishen.readin
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from itertools import count
 
@@ -54,26 +53,13 @@ class Made:
     Concept of the fact stands for, so a finding already made is handed out again (findings are
     read-only), from the reader's ``findings`` store (:mod:`leishen.readings.cache`). A new finding is
     assembled from the pieces (walks, hops, nodes, meanings) of :class:`Pieces`, made once per witness, fact
-    and node. What belongs to one reading (its options keys) is the calling thread's, so readings made at once
-    on one reader (the HTTP service's threads) never see each other's."""
+    and node. What belongs to one reading (its options keys, its slot concepts) is the
+    :class:`~leishen.readings.reading.Reading`'s."""
 
     def __init__(self, reader):
         self.r = reader
         self.pieces = Pieces(reader.props, reader.kept)
-        self._reading = threading.local()  # this thread's reading (start): .options
         self._tokens = count()  # each pattern walk's key: a number never given twice
-
-    def start(self) -> None:
-        """Called before a reading."""
-        self._reading.options = {}  # system → its school options as a key
-
-    def options_key(self, ctx, system: str) -> str:
-        """The school options of a system in this reading, as a key (made once per reading)."""
-        options = self._reading.options
-        key = options.get(system)
-        if key is None:
-            key = options[system] = repr(ctx.bindings.options.get(system, {}))
-        return key
 
     @staticmethod
     def _keys(wits: list) -> tuple:
@@ -112,30 +98,30 @@ class Made:
                 pieces[0].binds, pieces[1:]
         return [self.pieces.node(target)], {}, []
 
-    def rule(self, rule, wits: list, where: list, ctx, concepts: dict) -> dict:
-        """The finding of a rule that holds: its path reaches the fact's subject and ends at its meaning."""
+    def rule(self, rule, wits: list, where: list, rd) -> dict:
+        """The finding of a rule that holds in reading *rd*: its path reaches the fact's subject and ends at its
+        meaning."""
         fact = self.r.book.facts[rule.fact]
-        concept = concepts.get(fact.subject)
+        concept = rd.concepts.get(fact.subject)
         keys = self._keys(wits) if wits else ()
-        key = (rule.fact, keys, tuple(where) if where else (),
-               self._reading.options.get(rule.system) or self.options_key(ctx, rule.system),
+        key = (rule.fact, keys, tuple(where) if where else (), rd.options[rule.system],
                concept.chain if concept else None)
         store = self.r.kept.findings
         found = store.get(key)
         if found is None:
             pieces = self._pieces(wits, keys)
-            found = self._rule_finding(rule, fact, pieces, where, ctx, concepts)
+            found = self._rule_finding(rule, fact, pieces, where, rd)
             # kept under the pieces' own keys: equal to the witnesses' keys and shared by every
             # finding of the same witness (less memory, and a lookup compares warmer keys)
             store[(rule.fact, tuple([x.key for x in pieces]), *key[2:])] = found
         return found
 
-    def _rule_finding(self, rule, fact: Fact, pieces: list[Piece], where: list, ctx, concepts: dict) -> dict:
+    def _rule_finding(self, rule, fact: Fact, pieces: list[Piece], where: list, rd) -> dict:
         """A rule's finding made from its witnesses' pieces."""
         p = self.pieces
         if fact.subject_alternatives:
             pieces = _held_first(fact, pieces)
-        head, binds, rest = self.walk_to(fact.subject, pieces, concepts)
+        head, binds, rest = self.walk_to(fact.subject, pieces, rd.concepts)
         if fact.subject_alternatives:
             head = _one_of(fact, head)
         path = head + [p.hop(fact), p.node(fact.object)]
@@ -148,7 +134,7 @@ class Made:
                        rule=rule_json, polarity=rule.polarity, judgment=rule.judgment,
                        bindings=_bindings(binds, rest), path=path, evidence=[x.walk for x in rest],
                        meaning=meant, src=src, variant=fact.variant,
-                       options=ctx.bindings.options.get(rule.system, {}))
+                       options=rd.bindings.options.get(rule.system, {}))
 
     def _meant(self, fact: Fact, meant: dict, walked: set) -> dict:
         """The meaning of a row naming alternatives of its object (``or`` …): the one the chart binds (004:55
@@ -175,44 +161,44 @@ class Made:
                                               *self._parts_of(fact, self.r._name(fact)))
         return found
 
-    def pattern(self, pattern: str, results: list[RuleResult], ctx, concepts: dict) -> tuple[list, list]:
-        """(the findings of a pattern that holds, the pieces of its walks [path, *evidence]) from the results of
-        its case's REQUIRES rules."""
+    def pattern(self, pattern: str, results: list[RuleResult], rd) -> tuple[list, list]:
+        """(the findings of a pattern that holds in reading *rd*, the pieces of its walks [path, *evidence]) from
+        the results of its case's REQUIRES rules."""
         first = results[0].rule
         req = self.r.facts[first.fact]
-        concept = concepts.get(req.object)
+        concept = rd.concepts.get(req.object)
         keys = [self._keys(res.witnesses) for res in results]
         key = (pattern, tuple((res.rule.fact, ks, tuple(res.where)) for res, ks in zip(results, keys)),
-               ctx.topic, self.options_key(ctx, first.system), concept.chain if concept else None)
+               rd.topic, rd.options[first.system], concept.chain if concept else None)
         store = self.r.kept.findings
         found = store.get(key)
         if found is None:
-            found = store[key] = self._pattern_made(pattern, results, keys, ctx, concepts)
+            found = store[key] = self._pattern_made(pattern, results, keys, rd)
         return found
 
-    def _pattern_made(self, pattern: str, results: list[RuleResult], keys: list, ctx, concepts: dict) -> tuple:
+    def _pattern_made(self, pattern: str, results: list[RuleResult], keys: list, rd) -> tuple:
         """(the pattern's findings, the pieces of its walks): the walk from a chart slot to the pattern goes
         through its first REQUIRES edge; the other walks are its evidence."""
         p = self.pieces
         req = self.r.facts[results[0].rule.fact]
         pieces = [x for res, ks in zip(results, keys) for x in self._pieces(res.witnesses, ks)]
-        head, binds, rest = self.walk_to(req.object, pieces, concepts)
+        head, binds, rest = self.walk_to(req.object, pieces, rd.concepts)
         path = Piece(head + [p.hop(req, forward=False), p.node(pattern)], ("pattern", next(self._tokens)))
         evidence = [x.walk for x in rest]
-        made = self._pattern_findings(pattern, results, path.walk, evidence, _bindings(binds, rest), ctx)
+        made = self._pattern_findings(pattern, results, path.walk, evidence, _bindings(binds, rest), rd)
         return made, [path, *rest]
 
     def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, bindings: dict,
-                          ctx) -> list[dict]:
+                          rd) -> list[dict]:
         """The pattern itself (the walk ends at the pattern), then a finding per meaning of it that has no
         condition of its own and no other topic (meanings with a condition are rules, found as such)."""
         r, p = self.r, self.pieces
         first_rule, where = results[0].rule, results[0].where
         req = r.facts[first_rule.fact]
         judgment = "; ".join(res.rule.judgment for res in results if res.rule.judgment)
-        options = ctx.bindings.options.get(first_rule.system, {})
+        options = rd.bindings.options.get(first_rule.system, {})
         meanings = [m for m in r.meanings.get(pattern, ())
-                    if dict(m.qualifiers).get("topic") in (None, ctx.topic, *ctx.topics)]
+                    if dict(m.qualifiers).get("topic") in (None, rd.topic, *rd.topics)]
         out = []
         for m in [None, *meanings]:
             full = path + [p.hop(m), p.node(m.object)] if m else path
