@@ -26,9 +26,9 @@ from leishen.engine.liuren.tables import STEM_LODGING
 from leishen.engine.qimen.plate import xun_of_hour
 from leishen.loaders.conditions import TRANSMISSIONS
 from leishen.readings.bounds import Bound
+from leishen.readings.cache import keep
 from leishen.readings.deity_names import DEITY_NAME, deity_name
-from leishen.readings.standard import (OPTION, bind_shensha, default_facts, nayin_hop, nayin_names,
-                                       standard_tables, tables_on)
+from leishen.readings.standard import OPTION, bind_shensha, nayin_hop, standard_tables, tables_on
 
 #: the engine's 課體 names that are a case of a pattern the texts name: 進茹 and 退茹 (三傳 of consecutive
 #: branches, forwards or backwards) are the two directions of 連茹 (聯茹, 002:91 002:179)
@@ -71,8 +71,8 @@ _EMPTY = frozenset()
 class Lexicon:
     """Node ids by (label, name or alias), from the graph records."""
 
-    def __init__(self, nodes, facts=None):  # facts: those of the default graph when not given
-        self.standard = standard_tables(default_facts() if facts is None else facts)  # ontology/facts/std/ rows
+    def __init__(self, nodes, facts):
+        self.standard = standard_tables(facts)  # ontology/facts/std/ rows
         self.index: dict[tuple[str, str], str] = {}
         self.props: dict[str, dict] = {}
         self._by_label: dict[str, dict[str, str]] = {}
@@ -120,12 +120,9 @@ def _section(sections: dict, key: tuple, make):
     """``make()``, kept in *sections* under *key* (the section's kind and every chart field *make* reads); a key
     that cannot be hashed (a typed-in chart with a list where a name belongs) is not kept."""
     try:
-        found = sections.get(key)
+        return keep(sections, key, make)
     except TypeError:
         return make()
-    if found is None:
-        found = sections[key] = make()
-    return found
 
 
 def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings, sections: dict) -> None:
@@ -210,12 +207,6 @@ def _pillar_slots(pillars: dict, lex: Lexicon, s: dict, branches: bool) -> None:
             _root(s, f"{key}干", lex.id("Stem", pillar[0]))
             if branches:
                 _root(s, f"{key}支", lex.id("Branch", pillar[1]))
-
-
-def nayin_phase(pillar: str) -> str:
-    """The phase of a pillar's 納音 (六十甲子納音): the last character of its name in the standard table
-    ontology/facts/std/nayin.csv (甲子 → 海中金 → 金)."""
-    return nayin_names()[pillar][-1]
 
 
 def _nayin_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
@@ -368,11 +359,6 @@ def _star_plate(plate: dict, lex: Lexicon) -> list:
     return cells
 
 
-def season_of(month_branch: str | None, graph_season: dict[str, str]) -> str | None:
-    """The chart's 季節: the season the month branch belongs to (the graph's IN_SEASON edges)."""
-    return graph_season.get(month_branch) if month_branch else None
-
-
 def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str], sections: dict | None = None) -> Bindings:
     """The bindings of a whole chart; *seasons* maps a branch id to its Season id (IN_SEASON); *sections*: the
     reader's store of the sections of the charts it bound (:func:`_section`)."""
@@ -380,7 +366,6 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str], sections:
     systems = tuple(s for s in ("liuren", "qimen", "ninestar") if chart.get(s))
     b = Bindings(systems)
     month = lex.id("Branch", (chart.get("pillars") or {}).get("month", "  ")[1:2] or None)
-    season = season_of(month, seasons)
     _pillar_slots(chart.get("pillars") or {}, lex, b.slots, branches="qimen" in systems)
     if "liuren" in systems:
         liuren_bindings(chart["liuren"], lex, b, sections)
@@ -406,5 +391,5 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str], sections:
     if "ninestar" in systems:
         ninestar_bindings(chart["ninestar"], lex, b, sections)
         b.options["ninestar"] = _set_options(chart["ninestar"].get("options"))
-    _root(b.slots, "季節", season)
+    _root(b.slots, "季節", seasons.get(month) if month else None)  # the month branch's season (IN_SEASON)
     return b

@@ -33,6 +33,14 @@ STORES = ("memo", "outcomes", "findings", "pieces", "scopes", "sections")
 ANSWERED = ("memo", "outcomes")
 
 
+def keep(store: dict, key, make, *args):
+    """``make(*args)``, kept in *store* under *key*: made the first time it is asked for."""
+    found = store.get(key)
+    if found is None:
+        found = store[key] = make(*args)
+    return found
+
+
 def switched_off() -> bool:
     """Whether LEISHEN_NO_READING_CACHE asks that nothing be kept from one reading to the next."""
     from leishen import settings

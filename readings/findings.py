@@ -5,7 +5,7 @@ edges (each with its type, key and ``src``) that decided the condition, and ends
 edge to its meaning. The walks of the condition's other parts are the finding's ``evidence``.
 
 Findings are assembled from the shared, read-only pieces of :mod:`leishen.readings.walks` and kept by
-:class:`Made`; the path builders that make a fresh piece each call are re-exported here.
+:class:`Made`.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from collections import Counter
 from itertools import count
 
 from leishen.loaders.records import Fact
+from leishen.readings.cache import keep
 from leishen.readings.records import GraphWitness, QualifierWitness, RuleResult, WalkWitness
-from leishen.readings.walks import (Piece, Pieces, chain_walk, fact_hop, graph_walk, meaning,  # noqa: F401
-                                    node_json, witness_walk)
+from leishen.readings.walks import Piece, Pieces
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
 
@@ -29,6 +29,18 @@ def finding(*, finding_id: str, system: str, topic: str | None, query: str, rule
             "polarity": polarity or None, "certainty": "needs_judgment" if judgment else "holds",
             "judgment": judgment or None, "bindings": bindings, "path": path, "evidence": evidence,
             "meaning": meaning, "src": src, "variant": variant or None, "options": options}
+
+
+def lore_finding(system, query, suffix, fact_id, reader, path, evidence, mean, bindings) -> dict:
+    """The finding JSON of a lore reading (no rule of the tables: a ``holds`` without polarity) of the fact
+    *fact_id* (its row's item, src and variant; a relation row of no fact: the src of the path's edge)."""
+    fact = reader.facts.get(fact_id)
+    return {"id": f"{system}/{query}/{suffix}", "system": system, "topic": None, "query": query,
+            "rule": {"fact": fact_id, "name": query, "item": (fact.item or None) if fact else None},
+            "polarity": None, "certainty": "holds", "judgment": None, "bindings": bindings,
+            "path": path, "evidence": evidence, "meaning": mean,
+            "src": [str(c) for c in fact.src] if fact else path[1].get("src") or [],
+            "variant": (fact.variant or None) if fact else None, "options": {}}
 
 
 def _scoped(id_: str, where: list) -> str:
@@ -61,24 +73,14 @@ class Made:
         self.pieces = Pieces(reader.props, reader.kept)
         self._tokens = count()  # each pattern walk's key: a number never given twice
 
-    @staticmethod
-    def _keys(wits: list) -> tuple:
-        """What each witness is, as a hashable key: a chart chain as it is; a graph witness by its edges
-        (the answer's ``Hops.key``) and its end slots; a qualifier witness without its src (the fact's
-        own); a pattern's walk by its piece's key."""
-        return tuple([_key(w) for w in wits])
-
     def _pieces(self, wits: list, keys: tuple) -> list[Piece]:
         """The witnesses' pieces (made once per key)."""
         return [w.piece if type(w) is WalkWitness else self.pieces.piece(w, key) for w, key in zip(wits, keys)]
 
     def _parts_of(self, fact: Fact, name: str) -> tuple[dict, list]:
         """The finding's ``rule`` and ``src`` of a fact (made once per fact and name)."""
-        store, key = self.r.kept.findings, ("parts", fact.id, name)
-        found = store.get(key)
-        if found is None:
-            found = store[key] = ({"fact": fact.id, "name": name, "item": fact.item or None}, [str(c) for c in fact.src])
-        return found
+        return keep(self.r.kept.findings, ("parts", fact.id, name), lambda: (
+            {"fact": fact.id, "name": name, "item": fact.item or None}, [str(c) for c in fact.src]))
 
     def walk_to(self, target: str, pieces: list[Piece], slot_concepts: dict) -> tuple[list, dict, list]:
         """(a walk from a chart slot to *target*, the slots it passes, the other pieces): a witness that
@@ -103,7 +105,7 @@ class Made:
         meaning."""
         fact = self.r.book.facts[rule.fact]
         concept = rd.concepts.get(fact.subject)
-        keys = self._keys(wits) if wits else ()
+        keys = _keys(wits) if wits else ()
         key = (rule.fact, keys, tuple(where) if where else (), rd.options[rule.system],
                concept.chain if concept else None)
         store = self.r.kept.findings
@@ -152,14 +154,10 @@ class Made:
     def _rule_parts(self, rule, fact: Fact) -> tuple:
         """(the finding's id without its scope instances, its topic's name, its rule, its src) of a
         rule (made once per rule)."""
-        store, key = self.r.kept.findings, ("rule", rule.fact)
-        found = store.get(key)
-        if found is None:
-            topic = self.r.rule_topic[rule.fact]
-            found = store[key] = (f"{rule.system}/rules/{fact.id}",
-                                              self.r.props[topic]["name"] if topic else None,
-                                              *self._parts_of(fact, self.r._name(fact)))
-        return found
+        book = self.r.book
+        return keep(self.r.kept.findings, ("rule", rule.fact), lambda: (
+            f"{rule.system}/rules/{fact.id}", book.props[book.rule_topic[rule.fact]]["name"]
+            if book.rule_topic[rule.fact] else None, *self._parts_of(fact, book._name(fact))))
 
     def pattern(self, pattern: str, results: list[RuleResult], rd) -> tuple[list, list]:
         """(the findings of a pattern that holds in reading *rd*, the pieces of its walks [path, *evidence]) from
@@ -167,14 +165,10 @@ class Made:
         first = results[0].rule
         req = self.r.facts[first.fact]
         concept = rd.concepts.get(req.object)
-        keys = [self._keys(res.witnesses) for res in results]
+        keys = [_keys(res.witnesses) for res in results]
         key = (pattern, tuple((res.rule.fact, ks, tuple(res.where)) for res, ks in zip(results, keys)),
                rd.topic, rd.options[first.system], concept.chain if concept else None)
-        store = self.r.kept.findings
-        found = store.get(key)
-        if found is None:
-            found = store[key] = self._pattern_made(pattern, results, keys, rd)
-        return found
+        return keep(self.r.kept.findings, key, self._pattern_made, pattern, results, keys, rd)
 
     def _pattern_made(self, pattern: str, results: list[RuleResult], keys: list, rd) -> tuple:
         """(the pattern's findings, the pieces of its walks): the walk from a chart slot to the pattern goes
@@ -213,8 +207,14 @@ class Made:
         return out
 
 
+def _keys(wits: list) -> tuple:
+    """What each witness is, as a hashable key: a chart chain as it is; a graph witness by its edges (the answer's
+    ``Hops.key``) and its end slots; a qualifier witness without its src (the fact's own); a pattern's walk by its
+    piece's key."""
+    return tuple([_key(w) for w in wits])
+
+
 def _key(w):
-    """A witness as a hashable key (see :meth:`Made._keys`)."""
     kind = type(w)
     if kind is GraphWitness:
         return ("graph", w.hops.key, w.start, w.end)

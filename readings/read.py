@@ -21,8 +21,9 @@ from leishen.readings.book import RuleBook
 from leishen.readings.cache import Kept, switched_off
 from leishen.readings.evaluate import compile_condition
 from leishen.readings.evaluators import Answers, Batched, Plain, ReadingScope, Recalled
-from leishen.readings.records import Hops, check_params
-from leishen.readings.findings import Made, tally, with_options, witness_walk
+from leishen.readings.records import ask_checks
+from leishen.readings.findings import Made, tally, with_options
+from leishen.readings.walks import witness_walk
 from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_checks, lore_findings, relation_findings,
                                    relation_rows, shensha_findings, slot_relations)
 from leishen.readings.outcomes import Recall
@@ -107,11 +108,7 @@ class Reader:
 
     def ask(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
-        order, paths, facts = check_params(checks)
-        rows = self.backend.run("rule_checks", paths=paths, facts=facts, variants=self.variants) if order else []
-        fresh = dict.fromkeys(order)
-        fresh.update((order[r["id"]], Hops(r["hops"])) for r in rows)
-        return fresh
+        return ask_checks(self.backend, checks, self.variants)
 
     def answers(self, checks: set = frozenset()) -> Answers:
         """A reading's answers: the book's (none on a live reader), then the backend's to *checks* the book does not
@@ -129,9 +126,9 @@ class Reader:
         self.kept.start()
         rd = Reading(self, chart, self.topic_id(topic), None if only is None else frozenset(only))
         b, evaluator = rd.bindings, self.evaluator_now(only)
-        lore_asked = lore_checks(self, b) if lore else {}  # (no checks without a Liu Ren day stem)
+        lore_asked = lore_checks(self, b) if lore else []
         early_rows = self._ask_relations(b, rd.topic) if lore and evaluator is self.evaluators["batched"] else None
-        findings, tried, checks = evaluator.run(rd, set(lore_asked.values()))
+        findings, tried, checks = evaluator.run(rd, {c for _, checks in lore_asked for c in checks.values()})
         counts = {"rules_in_scope": len(rd.scope.facts), "rules_tried": tried, "checks": checks,
                   "out_of_scope": len(self.rules) - len(rd.scope.facts)}
         if lore:
@@ -151,7 +148,7 @@ class Reader:
         return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
 
     # ---- the reading's JSON and its lore --------------------------------------------------------
-    def _lore_findings(self, b, topic_id, answers, lore: dict, relations: tuple, lessons: str) -> list[dict]:
+    def _lore_findings(self, b, topic_id, answers, lore: list, relations: tuple, lessons: str) -> list[dict]:
         """The kin / stages / vigour, 刑 沖 破 害 合, 神煞 (at the places *lessons* names) and 類神 findings, with
         the school options."""
         among, rows = relations
