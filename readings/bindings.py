@@ -132,11 +132,9 @@ def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings, sections: dict) -> None
     s = b.slots
     _root(s, "日干", lex.id("Stem", stem))
     _root(s, "日支", br(branch))
-    _root(s, "占時", br(lr.get("hour_branch")))
-    _root(s, "月將", br(lr.get("month_general")))
-    _root(s, "月建", br(lr.get("month_branch")))
-    _root(s, "太歲", br(lr.get("tai_sui")))
-    _root(s, "驛馬", br(lr.get("horse")))
+    for slot, key in (("占時", "hour_branch"), ("月將", "month_general"), ("月建", "month_branch"),
+                      ("太歲", "tai_sui"), ("驛馬", "horse")):
+        _root(s, slot, br(lr.get(key)))
     _root(s, "旬空", frozenset(filter(None, (br(v) for v in lr.get("void") or ()))))
     xun = lr.get("xun")
     if xun:

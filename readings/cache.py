@@ -60,10 +60,6 @@ class Kept:
         for name, store in self.stores.items():
             setattr(self, name, store)
 
-    def keeps(self, name: str) -> bool:
-        """Whether the store *name* lasts from one reading to the next."""
-        return self.budget > 0 and name not in self.off
-
     def size(self) -> int:
         return sum(map(len, self.stores.values()))
 

@@ -71,7 +71,7 @@ def pattern_found(rd, pattern: str, cases: list) -> tuple[tuple, int]:
             tried += 1
             if not ok:
                 break
-            results.append(RuleResult(rule, ok, wits, where))
+            results.append(RuleResult(rule, wits, where))
         else:
             return (position, *rd.reader.made.pattern(pattern, results, rd)), tried
     return (), tried

@@ -195,12 +195,8 @@ class Graph(Predicate):
 
     def _chain_of(self, env: dict, b: Bindings, node: str):
         """The chain of the predicate's slot argument bound to *node* (None when none is)."""
-        for a in self.ends:
-            if a.slot is not None:
-                bound = a.bound(env, b)
-                if bound and bound.value == node:
-                    return bound.chain
-        return None
+        bounds = (a.bound(env, b) for a in self.ends if a.slot is not None)
+        return next((bound.chain for bound in bounds if bound and bound.value == node), None)
 
     def _ends(self, env: dict, b: Bindings, hops: list) -> tuple:
         """(the chain of the slot a graph witness starts from, or None; the slot it ends at, or None). The

@@ -91,16 +91,11 @@ def relation_findings(reader, b, rows: list) -> list[dict]:
             if matches and not reader.variants:  # a row the tables keep as a variant of the text (typo …)
                 matches = [(order, forward, row) for order, forward, row in matches if not row["variant"]]
             if matches:
-                pair = kept(reader, ("relations", system, x, y, vx, vy), _pair_findings, reader, system, x, y,
-                            matches)
+                pair = kept(reader, ("relations", system, x, y, vx, vy), lambda: [  # (row order, finding)
+                    (order, _relation_finding(reader, system, x, y, forward, row)) for order, forward, row in matches])
                 found += [(order, system, pos, f) for order, f in pair]
     found.sort(key=itemgetter(0, 1, 2))
     return [f for *_, f in found]
-
-
-def _pair_findings(reader, system: str, x: str, y: str, matches: list) -> list[tuple[int, dict]]:
-    """(row order, finding) of each relation between slots x and y."""
-    return [(order, _relation_finding(reader, system, x, y, forward, row)) for order, forward, row in matches]
 
 
 def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: dict) -> dict:
@@ -209,7 +204,7 @@ def checked_lessons(lessons: str | None) -> str:
 def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
     """(the domains *topic* consults, node → chain of 初傳 and of the general riding it), or no chains
     when the reading has no 類神 to read."""
-    domains = _domains(reader, topic)
+    domains = frozenset().union(*_consulting(reader, topic).values())
     first = b.slots.get("初傳")
     if not domains or first is None or "liuren" not in b.systems:
         return frozenset(), {}
@@ -217,11 +212,6 @@ def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
     if first.value in b.rides:
         chains[b.rides[first.value]] = first.hop("RIDDEN_BY", b.rides[first.value]).chain
     return domains, chains
-
-
-def _domains(reader, topic) -> frozenset:
-    """The domains the topics a reading of *topic* covers consult (every topic's for ``*``)."""
-    return frozenset().union(*_consulting(reader, topic).values())
 
 
 def _consulting(reader, topic) -> dict:
@@ -321,27 +311,13 @@ def shensha_findings(reader, b, rows: list, lessons: str = DEFAULT_LESSONS) -> l
     """The 旬中神煞 of the chart's 旬 (儀 丁 奇 閉口 五亡 …, 002:147) where they count: on a place of
     000:3 / 000:23 (干上 支上 三傳 占時 本命; with *lessons* ``all`` also 課2上 and 課4上). Path: 旬 –XUN_SHENSHA→
     the branch, at its slot. In row order, then place order."""
-    index = _shensha_index(rows)
-    found = []
-    for j, place in enumerate(lesson_places(reader.shensha_places, lessons)):
-        bound = b.slots.get(PLACE_SLOTS.get(place, place))
-        if bound is not None:
-            found += [(i, j, place, row) for i, row in index.get(bound.value, ())
-                      if reader.variants or not row["variant"]]  # a variant row (a slip of the text): only when asked
-    out = []
-    for _, _, place, row in sorted(found, key=lambda item: item[:2]):
-        xun = b.slots["旬"].value
-        out.append(_shensha_finding(reader, place, xun, row))
-    return out
-
-
-def _shensha_index(rows: list[dict]) -> dict[str, list]:
-    """The XUN_SHENSHA rows by their target: [(order, row)]."""
-    index: dict[str, list] = {}
-    for i, row in enumerate(rows):
-        if row["type"] in SHENSHA_TYPES:
-            index.setdefault(row["target"]["id"], []).append((i, row))
-    return index
+    places = [(j, place, b.slots.get(PLACE_SLOTS.get(place, place)))
+              for j, place in enumerate(lesson_places(reader.shensha_places, lessons))]
+    found = [(i, j, place, row) for i, row in enumerate(rows) if row["type"] in SHENSHA_TYPES
+             and (reader.variants or not row["variant"])  # a variant row (a slip of the text): only when asked
+             for j, place, bound in places if bound is not None and bound.value == row["target"]["id"]]
+    return [_shensha_finding(reader, place, b.slots["旬"].value, row)
+            for *_, place, row in sorted(found, key=itemgetter(0, 1))]
 
 
 def _shensha_finding(reader, place: str, xun: str, row: dict) -> dict:

@@ -76,14 +76,6 @@ class Reads:
         raise Unread(type(node).__name__)
 
 
-def reads_of(node, locals_of: dict, cases_of) -> dict:
-    """atom → a compiled :class:`Arg` that reads it (None for atoms that are not one slot): everything the
-    evaluation of *node* can read of a chart, as each predicate class says (:class:`Reads`)."""
-    rd = Reads(locals_of, cases_of)
-    node.reads(rd)
-    return rd.out
-
-
 def atom_value(atom: tuple, arg: Arg | None, b):
     """The value of a chart atom in bindings *b* (chains of chart hops, instance keys, the plate)."""
     kind = atom[0]
@@ -106,15 +98,19 @@ def atom_value(atom: tuple, arg: Arg | None, b):
 
 
 def rule_reads(book, fact_id: str) -> dict | None:
-    """The atoms the outcome of the rule of *fact_id* depends on (None: not known): its condition's, and the slot
-    a Concept its fact names stands for (the finding's path may start there)."""
+    """The atoms the outcome of the rule of *fact_id* depends on (None: not known), each with a compiled
+    :class:`Arg` that reads it (None for atoms that are not one slot): everything the evaluation of its condition can
+    read of a chart, as each predicate class says (:class:`Reads`), and the slot a Concept its fact names stands for
+    (the finding's path may start there)."""
     def cases_of(system: str, pattern: str) -> list:
         return [book.compiled[r.fact] for (p, _), rules in book.cases.items() if p == pattern
                 for r in rules if r.system == system]
+    collector = Reads(book.locals_of, cases_of)
     try:
-        found = reads_of(book.compiled[fact_id], book.locals_of, cases_of)
+        book.compiled[fact_id].reads(collector)
     except Unread:
         return None
+    found = collector.out
     concept_slot = {cid: name for name, cid in book.slot_concept_ids.items()}
     fact = book.facts[fact_id]
     for end in (fact.subject, fact.object):

@@ -11,20 +11,11 @@ palace (made as the reading makes a pattern's walks), so its evidence shows the 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from leishen.readings.predicates import PatternLeaf, slot_arg
 from leishen.readings.protocol import FAIL, Predicate, register
 from leishen.readings.records import RuleResult, WalkWitness
 
 EVERY = None  # the key of a case that holds in every palace
-
-
-class Held(NamedTuple):
-    """The first case of a pattern that holds in a palace (its index) and the results of its rules."""
-
-    case: int
-    results: list
 
 
 @register
@@ -90,21 +81,21 @@ def palace_results(ctx, system: str, pattern: str, answers, palace: str | None) 
     *palace* (None: no case does)."""
     found = _by_palace(ctx, system, pattern, answers)
     mine, every = found.get(palace) if palace else None, found.get(EVERY)
-    if mine is None or (every is not None and every.case < mine.case):
+    if mine is None or (every is not None and every[0] < mine[0]):
         mine = every
-    return None if mine is None else mine.results
+    return None if mine is None else mine[1]
 
 
 def _by_palace(ctx, system: str, pattern: str, answers) -> dict:
-    """palace id (EVERY: a case that names no palace) → (the index of the first case that holds there, the
-    results of its rules); kept per reading."""
+    """palace id (EVERY: a case that names no palace) → (the index of the first case of the pattern that holds
+    there, the results of its rules); kept in the reading's memo."""
     key = ("pattern_here", system, pattern)
     found = ctx.memo.get(key)
     if found is None:
         found = ctx.memo[key] = {}
         for i, case in enumerate(_cases(ctx, system, pattern)):
             for palace, results in _case_palaces(case, ctx, answers).items():
-                found.setdefault(palace, Held(i, results))
+                found.setdefault(palace, (i, results))
     return found
 
 
@@ -118,7 +109,7 @@ def _case_palaces(case: list, ctx, answers) -> dict:
             ok, wits, where = tree.ev({}, ctx, answers)
             if not ok:
                 return {}
-            chart.append(RuleResult(rule, ok, wits, where))
+            chart.append(RuleResult(rule, wits, where))
         elif local is None:
             local = {p: [RuleResult(rule, *got)] for p, got in places.items()}
         else:
@@ -132,8 +123,8 @@ def _case_palaces(case: list, ctx, answers) -> dict:
 
 
 def _tree_palaces(tree: Predicate, ctx, answers) -> dict | None:
-    """palace id → (True, witnesses, instances) where a REQUIRES rule over 宮 holds, in scope order; None for a
-    rule that names no palace."""
+    """palace id → (witnesses, instances) where a REQUIRES rule over 宮 holds, in scope order; None for a rule
+    that names no palace."""
     if not (hasattr(tree, "instances") and tree.pred in ("some", "at")):
         return None
     inst = tree.instances({}, ctx)
@@ -143,6 +134,6 @@ def _tree_palaces(tree: Predicate, ctx, answers) -> dict | None:
     for key, local in inst:
         ok, wits, where = tree.body.ev(local, ctx, answers)
         if ok:
-            found[local["宮"].value] = (True, wits, [key, *where])
+            found[local["宮"].value] = (wits, [key, *where])
     return found
 

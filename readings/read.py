@@ -76,7 +76,7 @@ class Reader:
     def evaluator_now(self, only=None):
         """The evaluator of a reading: the one asked for, else ``recalled`` over the book (``plain`` for a ``find``'s
         few chosen rules), ``batched`` on a live reader."""
-        recall = only is None and self.kept.keeps("outcomes")
+        recall = only is None and self.kept.budget > 0 and "outcomes" not in self.kept.off  # (outcomes kept)
         name = self.evaluator or ("batched" if self.live else "recalled" if recall else "plain")
         return self.evaluators[name]
 
@@ -131,9 +131,11 @@ class Reader:
         findings, tried, checks = evaluator.run(rd, {c for _, checks in lore_asked for c in checks.values()})
         counts = {"rules_in_scope": len(rd.scope.facts), "rules_tried": tried, "checks": checks,
                   "out_of_scope": len(self.rules) - len(rd.scope.facts)}
-        if lore:
-            relations = early_rows.result() if early_rows else self._relations(b, rd.topic)
-            findings = findings + self._lore_findings(b, rd.topic, rd.answers, lore_asked, relations, lessons)
+        if lore:  # the kin / stages / vigour, 刑 沖 破 害 合, 神煞 (at the places *lessons* names) and 類神 findings
+            among, rows = early_rows.result() if early_rows else self._relations(b, rd.topic)
+            findings = findings + with_options(
+                lore_findings(self, b, rd.answers, lore_asked) + relation_findings(self, b, among)
+                + shensha_findings(self, b, rows, lessons) + leixiang_findings(self, b, rd.topic, rows), b)
         return {**self._reading(chart, b, rd.topic, findings, counts, trail), "options": {"lessons": lessons}}
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
@@ -148,13 +150,6 @@ class Reader:
         return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
 
     # ---- the reading's JSON and its lore --------------------------------------------------------
-    def _lore_findings(self, b, topic_id, answers, lore: list, relations: tuple, lessons: str) -> list[dict]:
-        """The kin / stages / vigour, 刑 沖 破 害 合, 神煞 (at the places *lessons* names) and 類神 findings, with
-        the school options."""
-        among, rows = relations
-        return with_options(lore_findings(self, b, answers, lore) + relation_findings(self, b, among)
-                            + shensha_findings(self, b, rows, lessons) + leixiang_findings(self, b, topic_id, rows), b)
-
     def _reading(self, chart: dict, b, topic_id, findings: list, counts: dict, trail: bool) -> dict:
         """The reading's JSON from its findings."""
         counts["findings"] = len(findings)

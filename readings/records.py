@@ -96,7 +96,6 @@ class RuleResult(NamedTuple):
     """A REQUIRES rule of a pattern's case that held, with its witnesses and the scope instances it held in."""
 
     rule: object
-    holds: bool
     witnesses: list
     where: list
 
