@@ -5,7 +5,8 @@ recall group is given when it is made), never by ``id()``. Only the stores that 
 saves at least 10 % of a reading's time on a row of the bench (bench/README.md, "What a reader keeps"):
 
 - ``memo``: (graph leaf's serial, its bound values) → which answer held and which argument's chain starts its
-  witness (:mod:`leishen.readings.graph_leaf`);
+  witness (:mod:`leishen.readings.graph_leaf`), and the lore findings by the chart values they read
+  (:mod:`leishen.readings.lore`);
 - ``outcomes``: (recall group's serial, the numbers of the chart values its rules read) → their findings, and
   ``("value", a chart value)`` → its number (:mod:`leishen.readings.outcomes`);
 - ``findings``: a finding's inputs → the finding (:mod:`leishen.readings.findings`); ``pieces``: a witness →
@@ -20,7 +21,8 @@ keeps neither from one reading to the next, and reads with the Batched evaluator
 graph alone and are kept on every backend. The budget counts entries over every store; when a reading starts past
 it, every store is emptied at once (a finding handed out stays valid: findings are read-only).
 ``LEISHEN_NO_READING_CACHE=1`` keeps nothing from one reading to the next and makes the reader live (read when
-the reader is made); the readings are the same.
+the reader is made); the readings are the same. What one reading looks up more than once is its own
+(:class:`~leishen.readings.reading.Reading`'s ``memo``), gone with it.
 """
 
 from __future__ import annotations

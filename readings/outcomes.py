@@ -1,7 +1,7 @@
 """Recalled outcomes: a rule's finding is a function of the chart values its condition reads, so a reader
 with the cache on keeps each rule's outcome under those values and recalls it when a later chart has them.
 
-What a condition reads is found from its compiled tree (:func:`reads_of`), as *atoms*:
+What a condition reads is found from its compiled tree (:func:`rule_reads`), as *atoms*:
 
 * ``("slot", name, path)``: a chart-level slot after its suffixes (its chain of chart hops);
 * ``("local", scope, local, name, path)``: a local slot in every instance of a scope (宮 天, 位 將 …);
