@@ -11,12 +11,10 @@ Each bound value keeps its *chain*: the chart hops from the slot it was derived 
 path can start at a chart slot and show every hop the chart supplied. Nothing is written into the
 graph.
 
-Charts share what never changes between them (:class:`Shared` of :mod:`leishen.readings.bounds`, one
-per Lexicon): one Bound per (slot, node) and per hop from a shared Bound, and the scope instances of a
-section already seen (the twelve positions of a Liu Ren plate with its generals, the nine palaces of a
-Qimen layout, a Nine Star plate), found again by the exact chart fields they are made from. Bounds are
-immutable; the shared local dicts of the instances are read-only (every reader of a Bindings only reads
-them); each Bindings has its own slot dict, scope lists and maps.
+A reader keeps the sections of the charts it binds (:func:`_section`: the twelve positions of a Liu Ren plate
+with its generals, the nine palaces of a Qimen layout, a Nine Star plate), found again by the exact chart fields
+they are made from. Bounds are immutable; the local dicts of a section's instances are read-only (every reader of
+a Bindings only reads them); each Bindings has its own slot dict, scope lists and maps.
 """
 
 from __future__ import annotations
@@ -27,10 +25,10 @@ from leishen.engine.calendar import BRANCHES, STEMS, sexagenary_index
 from leishen.engine.liuren.tables import STEM_LODGING
 from leishen.engine.qimen.plate import xun_of_hour
 from leishen.loaders.conditions import TRANSMISSIONS
-from leishen.readings.bounds import Bound, Shared  # noqa: F401
+from leishen.readings.bounds import Bound
+from leishen.readings.cache import keep
 from leishen.readings.deity_names import DEITY_NAME, deity_name
-from leishen.readings.standard import (OPTION, bind_shensha, default_facts, nayin_hop, nayin_names,
-                                       standard_tables, tables_on)
+from leishen.readings.standard import OPTION, bind_shensha, nayin_hop, standard_tables, tables_on
 
 #: the engine's 課體 names that are a case of a pattern the texts name: 進茹 and 退茹 (三傳 of consecutive
 #: branches, forwards or backwards) are the two directions of 連茹 (聯茹, 002:91 002:179)
@@ -71,11 +69,10 @@ _EMPTY = frozenset()
 
 
 class Lexicon:
-    """Node ids by (label, name or alias), from the graph records, and the :class:`Shared` pieces of
-    the charts bound with it (kept in *kept*, the reader's stores)."""
+    """Node ids by (label, name or alias), from the graph records."""
 
-    def __init__(self, nodes, kept, facts=None):  # facts: those of the default graph when not given
-        self.standard = standard_tables(default_facts() if facts is None else facts)  # ontology/facts/std/ rows
+    def __init__(self, nodes, facts):
+        self.standard = standard_tables(facts)  # ontology/facts/std/ rows
         self.index: dict[tuple[str, str], str] = {}
         self.props: dict[str, dict] = {}
         self._by_label: dict[str, dict[str, str]] = {}
@@ -85,7 +82,6 @@ class Lexicon:
             self.props[node.id] = node.props
             for name in (node.props["name"], *node.props.get("aliases", ())):
                 self.index.setdefault((node.label, name), node.id)
-        self.shared = Shared(kept)
         self.branch_order = {self.id("Branch", name): i for i, name in enumerate(BRANCHES)}
         self.palaces = {num: self.id("Palace", name) for num, name in PALACE_NAMES.items()}
         self.qimen_cell = [(local, field_name, self.ids(label), HOSTS[local])
@@ -114,54 +110,59 @@ def chart_names(chart: dict, lex: Lexicon) -> dict[str, str]:
     return out
 
 
-def _root(s: dict, lex: Lexicon, name: str, node) -> None:
+def _root(s: dict, name: str, node) -> None:
     """Bind the chart-level slot *name* to *node* (a node id, number, or non-empty set), if any."""
     if node is not None and node != _EMPTY:
-        found = lex.shared.kept.bounds.get((name, node))
-        s[name] = found if found is not None else lex.shared.root(name, node)
+        s[name] = Bound.root(name, node)
 
 
-def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings) -> None:
+def _section(sections: dict, key: tuple, make):
+    """``make()``, kept in *sections* under *key* (the section's kind and every chart field *make* reads); a key
+    that cannot be hashed (a typed-in chart with a list where a name belongs) is not kept."""
+    try:
+        return keep(sections, key, make)
+    except TypeError:
+        return make()
+
+
+def liuren_bindings(lr: dict, lex: Lexicon, b: Bindings, sections: dict) -> None:
     """Bind the Liu Ren slots and scopes of a chart's ``liuren`` section."""
     br = lex.ids("Branch").get
     stem, branch = lr["day"][0], lr["day"][1]
     s = b.slots
-    _root(s, lex, "日干", lex.id("Stem", stem))
-    _root(s, lex, "日支", br(branch))
-    _root(s, lex, "占時", br(lr.get("hour_branch")))
-    _root(s, lex, "月將", br(lr.get("month_general")))
-    _root(s, lex, "月建", br(lr.get("month_branch")))
-    _root(s, lex, "太歲", br(lr.get("tai_sui")))
-    _root(s, lex, "驛馬", br(lr.get("horse")))
-    _root(s, lex, "旬空", frozenset(filter(None, (br(v) for v in lr.get("void") or ()))))
+    _root(s, "日干", lex.id("Stem", stem))
+    _root(s, "日支", br(branch))
+    for slot, key in (("占時", "hour_branch"), ("月將", "month_general"), ("月建", "month_branch"),
+                      ("太歲", "tai_sui"), ("驛馬", "horse")):
+        _root(s, slot, br(lr.get(key)))
+    _root(s, "旬空", frozenset(filter(None, (br(v) for v in lr.get("void") or ()))))
     xun = lr.get("xun")
     if xun:
-        _root(s, lex, "旬", lex.id("Xun", f"{xun}旬"))
+        _root(s, "旬", lex.id("Xun", f"{xun}旬"))
         head = BRANCHES.index(xun[1])
-        _root(s, lex, "旬首", br(xun[1]))
-        _root(s, lex, "旬尾", br(BRANCHES[(head + 9) % 12]))
+        _root(s, "旬首", br(xun[1]))
+        _root(s, "旬尾", br(BRANCHES[(head + 9) % 12]))
     noble = lr.get("noble") or {}
-    _root(s, lex, "貴人", br(noble.get("branch")))
+    _root(s, "貴人", br(noble.get("branch")))
     if "日干" in s:
-        s["寄宮"] = lex.shared.hop(s["日干"], LODGES, br(BRANCHES[STEM_LODGING[STEMS.index(stem)]]))
+        s["寄宮"] = s["日干"].hop(LODGES, br(BRANCHES[STEM_LODGING[STEMS.index(stem)]]))
     _birth_slots(lr.get("birth") or {}, lex, s)
     names = (lr.get("method"), *(lr.get("course") or ()))
     course = {lex.id("Pattern", n) for name in names for n in (name, COURSE_PATTERNS.get(name))}
-    _root(s, lex, "課體", frozenset(course - {None}))  # the 九宗門 method and 課體 the engine found, as patterns
+    _root(s, "課體", frozenset(course - {None}))  # the 九宗門 method and 課體 the engine found, as patterns
     plate, generals = lr.get("plate") or {}, lr.get("generals") or {}
     board_key = ("位", tuple(plate), tuple(plate.values()), tuple(generals), tuple(generals.values()))
-    board = lex.shared.section(board_key, lambda: _board(plate, generals, lex))
+    board = _section(sections, board_key, lambda: _board(plate, generals, lex))
     above, below, rides, positions = board
     b.above.update(above)
     b.below.update(below)
     b.rides.update(rides)
     lessons, transmissions = lr.get("lessons") or (), lr.get("transmissions") or ()
     key = ("課傳", board_key, tuple((lesson["upper"], lesson["lower"]) for lesson in lessons), tuple(transmissions))
-    pairs, lesson_scope, transmission_scope = lex.shared.section(
-        key, lambda: _lessons_and_transmissions(lessons, transmissions, board, lex))
+    pairs, lesson_scope, transmission_scope = _section(
+        sections, key, lambda: _lessons_and_transmissions(lessons, transmissions, board, lex))
     s.update(pairs)
-    b.scopes["課"], b.scopes["傳"] = list(lesson_scope), list(transmission_scope)
-    b.scopes["位"] = list(positions)
+    b.scopes["課"], b.scopes["傳"], b.scopes["位"] = list(lesson_scope), list(transmission_scope), list(positions)
 
 
 def _board(plate: dict, generals: dict, lex: Lexicon) -> tuple[dict, dict, dict, list]:
@@ -171,12 +172,12 @@ def _board(plate: dict, generals: dict, lex: Lexicon) -> tuple[dict, dict, dict,
     above = {br(e): br(h) for e, h in plate.items()}
     below = {h: e for e, h in above.items()}
     rides = {br(h): general(g) for h, g in generals.items()}
-    positions, sh = [], lex.shared
+    positions = []
     for earth in sorted(above, key=lambda n: lex.branch_order.get(n, 99)):
-        ground = sh.root("地", earth)
-        local = {"地": ground, "上": sh.hop(ground, PLATE_OVER, above[earth])}
+        ground = Bound.root("地", earth)
+        local = {"地": ground, "上": ground.hop(PLATE_OVER, above[earth])}
         if above[earth] in rides:
-            local["將"] = sh.hop(local["上"], RIDDEN_BY, rides[above[earth]])
+            local["將"] = local["上"].hop(RIDDEN_BY, rides[above[earth]])
         positions.append((earth, local))
     return above, below, rides, positions
 
@@ -192,8 +193,8 @@ def _birth_slots(birth: dict, lex: Lexicon, s: dict) -> None:
     for key, part in (("本命", "ben_ming"), ("行年", "xing_nian")):
         pillar = birth.get(part)
         if pillar:
-            _root(s, lex, key, lex.id("Branch", pillar[1]))
-            _root(s, lex, f"{key}干", lex.id("Stem", pillar[0]))
+            _root(s, key, lex.id("Branch", pillar[1]))
+            _root(s, f"{key}干", lex.id("Stem", pillar[0]))
 
 
 def _pillar_slots(pillars: dict, lex: Lexicon, s: dict, branches: bool) -> None:
@@ -201,15 +202,9 @@ def _pillar_slots(pillars: dict, lex: Lexicon, s: dict, branches: bool) -> None:
     for key, part in (("年", "year"), ("月", "month")):
         pillar = pillars.get(part)
         if pillar:
-            _root(s, lex, f"{key}干", lex.id("Stem", pillar[0]))
+            _root(s, f"{key}干", lex.id("Stem", pillar[0]))
             if branches:
-                _root(s, lex, f"{key}支", lex.id("Branch", pillar[1]))
-
-
-def nayin_phase(pillar: str) -> str:
-    """The phase of a pillar's 納音 (六十甲子納音): the last character of its name in the standard table
-    ontology/facts/std/nayin.csv (甲子 → 海中金 → 金)."""
-    return nayin_names()[pillar][-1]
+                _root(s, f"{key}支", lex.id("Branch", pillar[1]))
 
 
 def _nayin_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
@@ -219,7 +214,7 @@ def _nayin_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
     for key, pillar in pillars.items():
         stem = s.get(f"{key}干")
         if pillar and stem is not None and stem.value == lex.id("Stem", pillar[0]):
-            if found := nayin_hop(lex.shared.hop(stem, PILLAR, lex.id("Branch", pillar[1])), stem.value, lex.standard):
+            if found := nayin_hop(stem.hop(PILLAR, lex.id("Branch", pillar[1])), stem.value, lex.standard):
                 s[f"{key}納"] = found
 
 
@@ -234,7 +229,7 @@ def _plate_stem_slots(pillars: dict, lex: Lexicon, s: dict) -> None:
         if not pillar or stem is None or stem.value != lex.id("Stem", pillar[0]):
             continue
         if stem.value == jia:
-            s[f"{key}盤干"] = lex.shared.hop(stem, HIDES_AS, yi_of(pillar, lex))
+            s[f"{key}盤干"] = stem.hop(HIDES_AS, yi_of(pillar, lex))
         else:
             s[f"{key}盤干"] = stem
 
@@ -243,27 +238,27 @@ def _lessons_and_transmissions(lessons, transmissions, board: tuple, lex: Lexico
     """The four lessons (課: ``上`` ``下`` and the ``將`` riding the upper) and the three transmissions
     (傳: ``上``, the earth ``地`` under it, its ``將``) on the *board* of :func:`_board`, and the
     chart-level slots they also bind (``課1上`` … ``末傳``), in binding order."""
-    br, sh, (_, below, rides, _) = lex.ids("Branch").get, lex.shared, board
+    br, (_, below, rides, _) = lex.ids("Branch").get, board
     pairs, lesson_scope, transmission_scope = [], [], []
     for i, lesson in enumerate(lessons, 1):
         upper, lower = br(lesson["upper"]), br(lesson["lower"]) or lex.id("Stem", lesson["lower"])
-        local = {"上": sh.root(f"課{i}上", upper), "下": sh.root(f"課{i}下", lower)}
+        local = {"上": Bound.root(f"課{i}上", upper), "下": Bound.root(f"課{i}下", lower)}
         if upper is not None:
             pairs.append((f"課{i}上", local["上"]))
         if lower is not None:
             pairs.append((f"課{i}下", local["下"]))
         if upper in rides:
-            local["將"] = sh.hop(local["上"], RIDDEN_BY, rides[upper])
+            local["將"] = local["上"].hop(RIDDEN_BY, rides[upper])
         lesson_scope.append((f"課{i}", local))
     for name, t in zip(TRANSMISSIONS, transmissions):
         node = br(t)
-        local = {"上": sh.root(name, node)}
+        local = {"上": Bound.root(name, node)}
         if node is not None:
             pairs.append((name, local["上"]))
         if node in below:
-            local["地"] = sh.hop(local["上"], "UNDER", below[node])
+            local["地"] = local["上"].hop("UNDER", below[node])
         if node in rides:
-            local["將"] = sh.hop(local["上"], RIDDEN_BY, rides[node])
+            local["將"] = local["上"].hop(RIDDEN_BY, rides[node])
         transmission_scope.append((name, local))
     return pairs, lesson_scope, transmission_scope
 
@@ -273,48 +268,47 @@ def _palace(lex: Lexicon, num) -> str | None:
     return lex.palaces[int(num)] if num not in (None, "") else None
 
 
-def qimen_bindings(qm: dict, lex: Lexicon, b: Bindings) -> None:
+def qimen_bindings(qm: dict, lex: Lexicon, b: Bindings, sections: dict) -> None:
     """Bind the Qimen slots and the nine palaces of a chart's ``qimen`` section."""
     s = b.slots
-    _root(s, lex, "遁", lex.id("Polarity", qm.get("dun")))
+    _root(s, "遁", lex.id("Polarity", qm.get("dun")))
     if qm.get("ju") is not None:
-        _root(s, lex, "局", int(qm["ju"]))
-    _root(s, lex, "值符", lex.id("QimenStar", qm.get("duty_star")))
-    _root(s, lex, "值使", lex.id("Gate", qm.get("duty_gate")))
-    _root(s, lex, "值符宮", _palace(lex, qm.get("duty_star_palace")))
-    _root(s, lex, "值使宮", _palace(lex, qm.get("duty_gate_palace")))
-    _root(s, lex, "馬星宮", _palace(lex, qm.get("horse_palace")))
-    _root(s, lex, "馬星", lex.id("Branch", qm.get("horse")))
-    _root(s, lex, "空亡", frozenset(filter(None, (lex.id("Branch", v) for v in qm.get("void") or ()))))
+        _root(s, "局", int(qm["ju"]))
+    _root(s, "值符", lex.id("QimenStar", qm.get("duty_star")))
+    _root(s, "值使", lex.id("Gate", qm.get("duty_gate")))
+    _root(s, "值符宮", _palace(lex, qm.get("duty_star_palace")))
+    _root(s, "值使宮", _palace(lex, qm.get("duty_gate_palace")))
+    _root(s, "馬星宮", _palace(lex, qm.get("horse_palace")))
+    _root(s, "馬星", lex.id("Branch", qm.get("horse")))
+    _root(s, "空亡", frozenset(filter(None, (lex.id("Branch", v) for v in qm.get("void") or ()))))
     for key, pillar in (("時", qm.get("hour_pillar")), ("日", qm.get("day_pillar"))):
         if pillar:
-            _root(s, lex, f"{key}干", lex.id("Stem", pillar[0]))
-            _root(s, lex, f"{key}支", lex.id("Branch", pillar[1]))
+            _root(s, f"{key}干", lex.id("Stem", pillar[0]))
+            _root(s, f"{key}支", lex.id("Branch", pillar[1]))
     palaces = qm.get("palaces") or {}
     key = ("宮", tuple(palaces), tuple(tuple(map(cell.get, CELL_FIELDS)) for cell in palaces.values()))
-    instances, stem_palace = lex.shared.section(key, lambda: _palaces(palaces, lex))
-    b.scopes["宮"] = list(instances)
-    b.stem_palace.update(stem_palace)
+    instances, stem_palace = _section(sections, key, lambda: _palaces(palaces, lex))
+    b.scopes["宮"], b.stem_palace = list(instances), dict(stem_palace)
     _hidden_jia(qm, lex, b)
 
 
 def _palaces(palaces: dict, lex: Lexicon) -> tuple[list, dict]:
     """The nine palaces (宮: the palace and what stands in it, each a chart hop from the palace) and
     the palace of each stem on the heaven plate (the first palace holding it, hosted stems too)."""
-    sh, instances, stem_palace = lex.shared, [], {}
+    instances, stem_palace = [], {}
     for num, cell in sorted(palaces.items()):
         pid = _palace(lex, num)
-        root = sh.root("宮", pid)
+        root = Bound.root("宮", pid)
         local = {"宮": root}
         for local_name, field_name, ids, rel in lex.qimen_cell:
             name = cell.get(field_name)
             node = ids.get(name) if name else None
             if node:
-                local[local_name] = sh.hop(root, rel, node)
+                local[local_name] = root.hop(rel, node)
                 if local_name in ("天", "天寄"):
                     stem_palace.setdefault(node, pid)
                 elif local_name == "神":
-                    local[DEITY_NAME] = sh.hop(root, "NAMED", deity_name(name))
+                    local[DEITY_NAME] = root.hop("NAMED", deity_name(name))
         instances.append((pid, local))
     return instances, stem_palace
 
@@ -342,47 +336,43 @@ CELL_FIELDS = tuple(field_name for field_name, _ in QIMEN_CELL.values())
 PALACE_NAMES = {1: "坎一", 2: "坤二", 3: "震三", 4: "巽四", 5: "中五", 6: "乾六", 7: "兌七", 8: "艮八", 9: "離九"}
 
 
-def ninestar_bindings(ns: dict, lex: Lexicon, b: Bindings) -> None:
+def ninestar_bindings(ns: dict, lex: Lexicon, b: Bindings, sections: dict) -> None:
     """Bind the Nine Star centre stars and the nine palaces of each plate."""
     for slot, key in (("年星", "year"), ("月星", "month"), ("日星", "day"), ("命星", "natal")):
         if ns.get(key):  # 命星 only with the asker's birth year
-            _root(b.slots, lex, slot, lex.id("FlyingStar", ns.get(key)))
+            _root(b.slots, slot, lex.id("FlyingStar", ns.get(key)))
     plates = ns.get("plates") or {}
     for scope, key in (("年盤", "year"), ("月盤", "month"), ("日盤", "day")):
         plate = plates.get(key) or {}
-        cells = lex.shared.section(("盤", tuple(plate), tuple(plate.values())), lambda: _star_plate(plate, lex))
-        b.scopes[scope] = list(cells)
+        b.scopes[scope] = list(_section(sections, ("盤", tuple(plate), tuple(plate.values())),
+                                        lambda: _star_plate(plate, lex)))
 
 
 def _star_plate(plate: dict, lex: Lexicon) -> list:
     """The nine palaces of one Nine Star plate: the palace ``宮`` and the star ``星`` flying to it."""
-    sh, cells = lex.shared, []
+    cells = []
     for num, star in sorted(plate.items()):
-        root = sh.root("宮", lex.palaces[int(num)])
-        cells.append((root.value, {"宮": root, "星": sh.hop(root, PLATE_STAR, lex.id("FlyingStar", star))}))
+        root = Bound.root("宮", lex.palaces[int(num)])
+        cells.append((root.value, {"宮": root, "星": root.hop(PLATE_STAR, lex.id("FlyingStar", star))}))
     return cells
 
 
-def season_of(month_branch: str | None, graph_season: dict[str, str]) -> str | None:
-    """The chart's 季節: the season the month branch belongs to (the graph's IN_SEASON edges)."""
-    return graph_season.get(month_branch) if month_branch else None
-
-
-def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindings:
-    """The bindings of a whole chart; *seasons* maps a branch id to its Season id (IN_SEASON)."""
+def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str], sections: dict | None = None) -> Bindings:
+    """The bindings of a whole chart; *seasons* maps a branch id to its Season id (IN_SEASON); *sections*: the
+    reader's store of the sections of the charts it bound (:func:`_section`)."""
+    sections = {} if sections is None else sections
     systems = tuple(s for s in ("liuren", "qimen", "ninestar") if chart.get(s))
     b = Bindings(systems)
     month = lex.id("Branch", (chart.get("pillars") or {}).get("month", "  ")[1:2] or None)
-    season = season_of(month, seasons)
     _pillar_slots(chart.get("pillars") or {}, lex, b.slots, branches="qimen" in systems)
     if "liuren" in systems:
-        liuren_bindings(chart["liuren"], lex, b)
+        liuren_bindings(chart["liuren"], lex, b, sections)
         hour = (chart.get("pillars") or {}).get("hour")
         if hour:
-            _root(b.slots, lex, "時干", lex.id("Stem", hour[0]))
+            _root(b.slots, "時干", lex.id("Stem", hour[0]))
         b.options["liuren"] = _set_options(chart["liuren"].get("options"))
     if "qimen" in systems:
-        qimen_bindings(chart["qimen"], lex, b)
+        qimen_bindings(chart["qimen"], lex, b, sections)
         _birth_slots((chart.get("liuren") or {}).get("birth") or chart.get("birth") or {}, lex, b.slots)
         qm, pillars = chart["qimen"], chart.get("pillars") or {}
         qimen_pillars = {"年": pillars.get("year"), "月": pillars.get("month"), "日": qm.get("day_pillar"),
@@ -397,7 +387,7 @@ def chart_bindings(chart: dict, lex: Lexicon, seasons: dict[str, str]) -> Bindin
     elif "qimen" in systems:
         b.options["qimen"] = {**b.options["qimen"], OPTION: "off"}
     if "ninestar" in systems:
-        ninestar_bindings(chart["ninestar"], lex, b)
+        ninestar_bindings(chart["ninestar"], lex, b, sections)
         b.options["ninestar"] = _set_options(chart["ninestar"].get("options"))
-    _root(b.slots, lex, "季節", season)
+    _root(b.slots, "季節", seasons.get(month) if month else None)  # the month branch's season (IN_SEASON)
     return b

@@ -22,11 +22,11 @@ from leishen.loaders.rule_coverage import MEANING_RELATIONS
 from leishen.loaders.schema import load_schema
 from leishen.readings.bindings import Lexicon
 from leishen.readings.evaluate import compile_condition
-from leishen.readings.leixiang_qimen import TABLE_TYPE
+from leishen.readings.leixiang_qimen import TABLE_TYPE, topic_places
 from leishen.readings.lore import (LEIXIANG_TYPES, RELATION_TYPES, SHENSHA_TYPES, fact_checks, pair_index,
                                    shensha_places)
 from leishen.readings.protocol import check_registered
-from leishen.readings.records import Hops, check_params
+from leishen.readings.records import ask_checks
 from leishen.readings.outcomes import rule_reads
 from leishen.readings.search import Selecting, patterns_tested
 from leishen.readings.topics import Topics, condition_topic
@@ -58,11 +58,12 @@ class RuleBook(Topics, Selecting):
         self.data_schema, self.variants = load_schema(), variants
         self.facts = {f.id: f for f in data.facts}
         self.shensha_places = shensha_places(data.facts)  # where a 神煞 counts: the SEEN_AT rows (000:23)
-        self.lex = Lexicon(data.nodes, None, data.facts)
+        self.lex = Lexicon(data.nodes, data.facts)
         self.props = dict(self.lex.props)
         self.props.update((n.id, {k: n.props[k] for k in FACT_PROPS if k in n.props}) for n in data.nodes if n.label == "Fact")
         self.labels = {nid: p["label"] for nid, p in self.props.items()}
         self._fact_tables(data.facts)
+        self.places = topic_places(data.facts, self.props)  # the Qimen topics' significators that name a palace
         interned: dict = {}  # equal conditions (and parts) compiled once: one node
         self.compiled = {r.fact: compile_condition(r.when, self.vocab, r.system, interned) for r in data.rules}
         self.rule_topic = {r.fact: dict(self.facts[r.fact].qualifiers).get("topic") or condition_topic(r.when)
@@ -113,11 +114,7 @@ class RuleBook(Topics, Selecting):
         """(every check the book can ask → its witness hops, or None when it does not hold; the relations_among
         index of every Stem and Branch; node → its relations_from rows of FROM_TYPES), from the backend's named
         traversal queries."""
-        checks = self.every_check()
-        order, paths, facts = check_params(checks)
-        answers = dict.fromkeys(map(tuple, order))
-        rows = backend.run("rule_checks", paths=paths, facts=facts, variants=self.variants)
-        answers.update((tuple(order[r["id"]]), Hops(r["hops"])) for r in rows)
+        answers = {tuple(check): hops for check, hops in ask_checks(backend, self.every_check(), self.variants).items()}
         among = pair_index(backend.run("relations_among", node_ids=sorted(
             self.ids_by_label["Stem"] + self.ids_by_label["Branch"])), RELATION_TYPES)
         rows_from: dict = {}

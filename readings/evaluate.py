@@ -22,7 +22,7 @@ from leishen.loaders.conditions import Scope, Vocabulary
 from leishen.readings.bindings import Bindings
 from leishen.readings.graph_leaf import Graph  # noqa: F401  (registers the graph predicates)
 from leishen.readings.pattern_here import PatternHereLeaf  # noqa: F401  (registers pattern_here)
-from leishen.readings.predicates import Arg, Context, Eq  # noqa: F401
+from leishen.readings.predicates import Arg, Eq  # noqa: F401
 from leishen.readings.protocol import FAIL, Predicate, compile_condition, holds, register  # noqa: F401
 
 AT_SCOPES = ("傳", "宮", "位")  # where ``at`` finds the instance a slot names
@@ -185,7 +185,7 @@ class Ranging(Predicate):
     def cost(self):
         return self.body.cost() * (1 if self.head is not None or self.lead is not None else 9)
 
-    def instances(self, env: dict, ctx: Context) -> list[tuple[str, dict]]:
+    def instances(self, env: dict, ctx) -> list[tuple[str, dict]]:
         """The instances the body is tried in. ``some`` whose body needs ``eq(local, X)`` tries only the
         instances binding the local to X (the body fails in every other)."""
         b = ctx.bindings
@@ -229,7 +229,7 @@ class Ranging(Predicate):
         return need_first(parts, ctx, out)
 
 
-def need_every(parts: list, ctx: Context, out: set) -> bool | None:
+def need_every(parts: list, ctx, out: set) -> bool | None:
     """Three-valued 'every part holds' of (node, env) parts: false as soon as the chart makes one false
     (then no check is asked), else the checks of every part are asked."""
     mine, result = set(), True
@@ -243,7 +243,7 @@ def need_every(parts: list, ctx: Context, out: set) -> bool | None:
     return result
 
 
-def need_first(parts: list, ctx: Context, out: set) -> bool | None:
+def need_first(parts: list, ctx, out: set) -> bool | None:
     """Three-valued 'some part holds': the first part that holds gives the witness, so the checks of
     every part before the first the chart makes true are asked."""
     result = False

@@ -1,8 +1,8 @@
 """How a reading decides its patterns and rules: one interface, three evaluators.
 
-Every door (``read``, ``test``, ``find``) builds the reading's :class:`ReadingScope` (the in-scope
-rules of its systems and topics, and for ``find`` only those it asks for), a :class:`Context`, and hands them to
-an evaluator's ``run``, which returns an :class:`Outcome`:
+Every door (``read``, ``test``, ``find``) makes a :class:`~leishen.readings.reading.Reading` of the chart, with its
+:class:`ReadingScope` (the in-scope rules of its systems and topics, and for ``find`` only those it asks for), and
+hands it to an evaluator's ``run``:
 
 - :class:`Plain`: the reference. Every case of every pattern in scope, then every rule in scope, in order,
   each decided by ``ev``; a check is answered by the book, else asked of the backend the first time it is needed
@@ -18,44 +18,24 @@ Each gives the findings :class:`Plain` gives (tests/readings/test_evaluators_dif
 
 from __future__ import annotations
 
-from dataclasses import replace
+from operator import itemgetter
 from typing import NamedTuple
 
 from leishen.readings.evaluate import need_every
 from leishen.readings.records import RuleResult
 
-
-class Case(NamedTuple):
-    """One case of a pattern: its in-scope REQUIRES rules, in order, and their facts."""
-
-    pattern: str
-    rules: tuple
-    facts: frozenset
+first = itemgetter(0)
 
 
 class ReadingScope(NamedTuple):
-    """What a reading of some systems and topics tries: the in-scope rule facts, the pattern cases, every
-    pattern's cases for ``pattern_here`` ((system, pattern) → [[(rule, tree), …], …]), the other rules in
-    order, and *only*: the facts a ``find`` asks for (None: every rule in scope)."""
+    """What a reading of some systems and topics tries: the in-scope rule facts, the cases of each pattern
+    ((system, pattern) → [(position, its in-scope REQUIRES rules), …] in reading order: a name two systems share is
+    two patterns), the other rules in order, and *only*: the facts a ``find`` asks for (None: every rule in scope)."""
 
     facts: frozenset
-    cases: tuple
-    here: dict
+    patterns: dict
     others: tuple
     only: frozenset | None = None
-
-
-class Outcome(NamedTuple):
-    """What an evaluator found: the findings of the patterns and rules, the answers (for the lore readings),
-    the rules tried, the checks collected, the context with the patterns held, and the tested condition's
-    result (``test``; else None)."""
-
-    findings: list
-    answers: object
-    tried: int
-    checks: int
-    ctx: object
-    tested: tuple | None = None
 
 
 MISSING = object()
@@ -80,16 +60,32 @@ class Answers:
         return found
 
 
-def case_results(compiled: dict, rules, ctx, answers) -> tuple[list | None, int]:
-    """(the results of a pattern case's REQUIRES rules when every one holds, else None; the rules evaluated):
-    the rules are tried in order up to the first that does not hold."""
-    results = []
-    for rule in rules:
-        ok, wits, where = compiled[rule.fact].ev({}, ctx, answers)
-        if not ok:
-            return None, len(results) + 1
-        results.append(RuleResult(rule, ok, wits, where))
-    return results, len(results)
+def pattern_found(rd, pattern: str, cases: list) -> tuple[tuple, int]:
+    """((position of the first case whose every REQUIRES rule holds, its findings, its walks' pieces) or (), the
+    rules evaluated): each case's rules are tried in order up to the first that does not hold."""
+    compiled, tried = rd.reader.book.compiled, 0
+    for position, rules in cases:
+        results = []
+        for rule in rules:
+            ok, wits, where = compiled[rule.fact].ev({}, rd, rd.answers)
+            tried += 1
+            if not ok:
+                break
+            results.append(RuleResult(rule, wits, where))
+        else:
+            return (position, *rd.reader.made.pattern(pattern, results, rd)), tried
+    return (), tried
+
+
+def rule_findings(rd, rules, early: dict | None = None) -> tuple:
+    """(order, finding) of each (order, rule) of *rules* that holds (*early*: results the chart alone decided while
+    checks were collected)."""
+    compiled, made, out = rd.reader.book.compiled, rd.reader.made, []
+    for order, rule in rules:
+        ok, wits, where = (early and early.get(rule.fact)) or compiled[rule.fact].ev({}, rd, rd.answers)
+        if ok:
+            out.append((order, made.rule(rule, wits, where, rd)))
+    return tuple(out)
 
 
 class Plain:
@@ -98,102 +94,88 @@ class Plain:
     def __init__(self, reader):
         self.r = reader
 
-    def run(self, ctx, scope: ReadingScope, extra: set = frozenset(), condition=None) -> Outcome:
-        answers = self.r.answers()
-        findings, held = self.patterns(ctx, scope.cases, answers)
-        ctx = replace(ctx, patterns=held, undecided=frozenset())
-        tried = sum(len(case.rules) for case in scope.cases)
+    def run(self, rd, extra: set = frozenset(), condition=None) -> tuple:
+        """Decide the reading's patterns, then its other rules — or, for ``test``, *condition* — with the answers
+        (the reading's ``answers``; *extra*: checks the lore readings ask): (the findings, or the condition's
+        ``(holds, witnesses, where)``; the rules tried; the checks asked at once)."""
+        rd.answers = self.r.answers()
+        return self.decide(rd, rd.scope.others, condition, 0)
+
+    def decide(self, rd, others, condition, checks: int, maybe=None, early=None) -> tuple:
+        """What :meth:`run` returns, the checks collected (*checks*) and the answers given; *maybe*: the only
+        patterns that can hold, *others* the rules that can (the others the chart alone ruled out)."""
+        findings = self.patterns(rd, maybe)
         if condition is not None:
-            return Outcome(findings, answers, tried, 0, ctx, condition.ev({}, ctx, answers))
-        return Outcome(findings + self.rules(ctx, scope.others, answers, {}), answers, tried + len(scope.others),
-                       0, ctx)
+            return condition.ev({}, rd, rd.answers), 0, checks
+        tried = sum(len(rules) for cases in rd.scope.patterns.values() for _, rules in cases) + len(others)
+        return findings + [f for _, f in rule_findings(rd, enumerate(others), early)], tried, checks
 
-    def patterns(self, ctx, cases, answers, maybe: frozenset | None = None) -> tuple[list, dict]:
-        """The patterns whose every REQUIRES rule of one case holds (the first such case), and their findings;
-        *maybe*: the only patterns that can hold (the others the chart alone ruled out)."""
-        r, findings, held = self.r, [], {}  # (system, pattern) → its walks' pieces: a name two systems share is two patterns
-        concepts = r.slot_concepts(ctx)
-        for case in cases:
-            system = case.rules[0].system
-            if (system, case.pattern) in held or (maybe is not None and case.pattern not in maybe):
-                continue
-            results, _ = case_results(r.compiled, case.rules, ctx, answers)
-            if results is not None:
-                found, held[(system, case.pattern)] = r.made.pattern(case.pattern, results, ctx, concepts)
-                findings += found
-        return findings, held
-
-    def rules(self, ctx, others, answers, early: dict) -> list:
-        """The findings of the rules that hold (*early*: results the chart alone decided while checks were
-        collected)."""
-        r, findings = self.r, []
-        concepts = r.slot_concepts(ctx)
-        for rule in others:
-            ok, wits, where = early.get(rule.fact) or r.compiled[rule.fact].ev({}, ctx, answers)
-            if ok:
-                findings.append(r.made.rule(rule, wits, where, ctx, concepts))
-        return findings
+    def patterns(self, rd, maybe: frozenset | None = None) -> list:
+        """The findings of the patterns that hold (those of *maybe* alone), in reading order; the patterns found
+        become the reading's."""
+        found, held = [], {}  # (system, pattern) → its walks' pieces
+        for (system, pattern), cases in rd.scope.patterns.items():
+            if maybe is None or pattern in maybe:
+                got, _ = pattern_found(rd, pattern, cases)
+                if got:
+                    found.append(got)
+                    held[(system, pattern)] = got[2]
+        rd.patterns, rd.undecided = held, frozenset()
+        return [f for _, made, _ in sorted(found, key=first) for f in made]
 
 
 class Batched(Plain):
     """The evaluator for a server (see the module's docstring): one ``rule_checks`` call per reading."""
 
-    def run(self, ctx, scope: ReadingScope, extra: set = frozenset(), condition=None) -> Outcome:
-        r, checks, cases = self.r, set(), scope.cases
-        ctx = replace(ctx, undecided=self.need_patterns(ctx, cases, checks))
+    def run(self, rd, extra: set = frozenset(), condition=None) -> tuple:
+        checks = set()
+        rd.undecided = self.need_patterns(rd, checks)
         if condition is not None:
-            condition.need({}, ctx, checks)
-            answers = r.answers(checks | extra)
-            findings, held = self.patterns(ctx, cases, answers, maybe=ctx.undecided)
-            ctx = replace(ctx, patterns=held, undecided=frozenset())
-            return Outcome(findings, answers, 0, len(checks), ctx, condition.ev({}, ctx, answers))
-        others, early = self.need_others(ctx, scope.others, checks)
-        answers = r.answers(checks | extra)
-        findings, held = self.patterns(ctx, cases, answers, maybe=ctx.undecided)
-        ctx = replace(ctx, patterns=held, undecided=frozenset())
-        tried = sum(len(case.rules) for case in cases) + len(others)
-        return Outcome(findings + self.rules(ctx, others, answers, early), answers, tried, len(checks), ctx)
+            condition.need({}, rd, checks)
+            others, early = (), None
+        else:
+            others, early = self.need_others(rd, checks)
+        rd.answers = self.r.answers(checks | extra)
+        return self.decide(rd, others, condition, len(checks), rd.undecided, early)
 
-    def need_patterns(self, ctx, cases, out: set) -> frozenset:
-        """Collect the checks that decide the patterns (every case up to the first the chart alone decides
+    def need_patterns(self, rd, out: set) -> frozenset:
+        """Collect the checks that decide the patterns (each pattern's cases up to the first the chart alone decides
         true) and return the patterns that may hold."""
-        compiled, decided, undecided = self.r.compiled, set(), set()
-        for case in cases:
-            system = case.rules[0].system
-            if (system, case.pattern) in decided:
-                continue
-            result = need_every([(compiled[rule.fact], {}) for rule in case.rules], ctx, out)
-            if result is not False:
-                undecided.add(case.pattern)
-                if result is True:
-                    decided.add((system, case.pattern))
+        compiled, undecided = self.r.book.compiled, set()
+        for (_, pattern), cases in rd.scope.patterns.items():
+            for _, rules in cases:
+                result = need_every([(compiled[rule.fact], {}) for rule in rules], rd, out)
+                if result is not False:
+                    undecided.add(pattern)
+                    if result is True:
+                        break
         return frozenset(undecided)
 
-    def need_others(self, ctx, others, checks: set) -> tuple[list, dict]:
+    def need_others(self, rd, checks: set) -> tuple[list, dict]:
         """(the rules that may hold, the results of those the chart alone decided): the checks of the others are
         collected into *checks*; a rule the chart alone makes false is not evaluated again, one it decides is
         evaluated once, here."""
-        r, kept, early = self.r, [], {}
-        for rule in others:
-            node = r.compiled[rule.fact]
-            if rule.fact in r.chart_only:
-                ok, wits, where = node.ev({}, ctx, {})
+        book, kept, early = self.r.book, [], {}
+        for rule in rd.scope.others:
+            node = book.compiled[rule.fact]
+            if rule.fact in book.chart_only:
+                ok, wits, where = node.ev({}, rd, {})
                 if ok:
                     kept.append(rule)
                     early[rule.fact] = (ok, wits, where)
-            elif node.need({}, ctx, checks) is not False:
+            elif node.need({}, rd, checks) is not False:
                 kept.append(rule)
         return kept, early
 
 
 class Recalled(Plain):
-    """The accelerated evaluator (see the module's docstring); ``test`` decides the patterns as Plain does."""
+    """The accelerated evaluator (see the module's docstring); ``test`` and ``find`` decide as Plain does."""
 
-    def run(self, ctx, scope: ReadingScope, extra: set = frozenset(), condition=None) -> Outcome:
-        if condition is not None or scope.only is not None:
-            return super().run(ctx, scope, extra, condition)
-        answers = self.r.answers()
-        findings = self.r.recall.read(ctx, answers, scope)
+    def run(self, rd, extra: set = frozenset(), condition=None) -> tuple:
+        if condition is not None or rd.scope.only is not None:
+            return super().run(rd, extra, condition)
+        rd.answers = self.r.answers()
+        findings = self.r.recall.read(rd)
         if findings is None:  # the first reading of its scope
-            return super().run(ctx, scope, extra)
-        return Outcome(findings, answers, len(scope.facts), 0, ctx)
+            return self.decide(rd, rd.scope.others, None, 0)
+        return findings, len(rd.scope.facts), 0

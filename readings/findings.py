@@ -5,19 +5,18 @@ edges (each with its type, key and ``src``) that decided the condition, and ends
 edge to its meaning. The walks of the condition's other parts are the finding's ``evidence``.
 
 Findings are assembled from the shared, read-only pieces of :mod:`leishen.readings.walks` and kept by
-:class:`Made`; the path builders that make a fresh piece each call are re-exported here.
+:class:`Made`.
 """
 
 from __future__ import annotations
 
-import threading
 from collections import Counter
 from itertools import count
 
 from leishen.loaders.records import Fact
+from leishen.readings.cache import keep
 from leishen.readings.records import GraphWitness, QualifierWitness, RuleResult, WalkWitness
-from leishen.readings.walks import (Piece, Pieces, chain_walk, fact_hop, graph_walk, meaning,  # noqa: F401
-                                    node_json, witness_walk)
+from leishen.readings.walks import Piece, Pieces
 
 POLARITY_MARKS = ("吉", "凶", "平", "混")
 
@@ -30,6 +29,18 @@ def finding(*, finding_id: str, system: str, topic: str | None, query: str, rule
             "polarity": polarity or None, "certainty": "needs_judgment" if judgment else "holds",
             "judgment": judgment or None, "bindings": bindings, "path": path, "evidence": evidence,
             "meaning": meaning, "src": src, "variant": variant or None, "options": options}
+
+
+def lore_finding(system, query, suffix, fact_id, reader, path, evidence, mean, bindings) -> dict:
+    """The finding JSON of a lore reading (no rule of the tables: a ``holds`` without polarity) of the fact
+    *fact_id* (its row's item, src and variant; a relation row of no fact: the src of the path's edge)."""
+    fact = reader.facts.get(fact_id)
+    return {"id": f"{system}/{query}/{suffix}", "system": system, "topic": None, "query": query,
+            "rule": {"fact": fact_id, "name": query, "item": (fact.item or None) if fact else None},
+            "polarity": None, "certainty": "holds", "judgment": None, "bindings": bindings,
+            "path": path, "evidence": evidence, "meaning": mean,
+            "src": [str(c) for c in fact.src] if fact else path[1].get("src") or [],
+            "variant": (fact.variant or None) if fact else None, "options": {}}
 
 
 def _scoped(id_: str, where: list) -> str:
@@ -54,33 +65,13 @@ class Made:
     Concept of the fact stands for, so a finding already made is handed out again (findings are
     read-only), from the reader's ``findings`` store (:mod:`leishen.readings.cache`). A new finding is
     assembled from the pieces (walks, hops, nodes, meanings) of :class:`Pieces`, made once per witness, fact
-    and node. What belongs to one reading (its options keys) is the calling thread's, so readings made at once
-    on one reader (the HTTP service's threads) never see each other's."""
+    and node. What belongs to one reading (its options keys, its slot concepts) is the
+    :class:`~leishen.readings.reading.Reading`'s."""
 
     def __init__(self, reader):
         self.r = reader
         self.pieces = Pieces(reader.props, reader.kept)
-        self._reading = threading.local()  # this thread's reading (start): .options
         self._tokens = count()  # each pattern walk's key: a number never given twice
-
-    def start(self) -> None:
-        """Called before a reading."""
-        self._reading.options = {}  # system → its school options as a key
-
-    def options_key(self, ctx, system: str) -> str:
-        """The school options of a system in this reading, as a key (made once per reading)."""
-        options = self._reading.options
-        key = options.get(system)
-        if key is None:
-            key = options[system] = repr(ctx.bindings.options.get(system, {}))
-        return key
-
-    @staticmethod
-    def _keys(wits: list) -> tuple:
-        """What each witness is, as a hashable key: a chart chain as it is; a graph witness by its edges
-        (the answer's ``Hops.key``) and its end slots; a qualifier witness without its src (the fact's
-        own); a pattern's walk by its piece's key."""
-        return tuple([_key(w) for w in wits])
 
     def _pieces(self, wits: list, keys: tuple) -> list[Piece]:
         """The witnesses' pieces (made once per key)."""
@@ -88,11 +79,8 @@ class Made:
 
     def _parts_of(self, fact: Fact, name: str) -> tuple[dict, list]:
         """The finding's ``rule`` and ``src`` of a fact (made once per fact and name)."""
-        store, key = self.r.kept.findings, ("parts", fact.id, name)
-        found = store.get(key)
-        if found is None:
-            found = store[key] = ({"fact": fact.id, "name": name, "item": fact.item or None}, [str(c) for c in fact.src])
-        return found
+        return keep(self.r.kept.findings, ("parts", fact.id, name), lambda: (
+            {"fact": fact.id, "name": name, "item": fact.item or None}, [str(c) for c in fact.src]))
 
     def walk_to(self, target: str, pieces: list[Piece], slot_concepts: dict) -> tuple[list, dict, list]:
         """(a walk from a chart slot to *target*, the slots it passes, the other pieces): a witness that
@@ -112,30 +100,30 @@ class Made:
                 pieces[0].binds, pieces[1:]
         return [self.pieces.node(target)], {}, []
 
-    def rule(self, rule, wits: list, where: list, ctx, concepts: dict) -> dict:
-        """The finding of a rule that holds: its path reaches the fact's subject and ends at its meaning."""
+    def rule(self, rule, wits: list, where: list, rd) -> dict:
+        """The finding of a rule that holds in reading *rd*: its path reaches the fact's subject and ends at its
+        meaning."""
         fact = self.r.book.facts[rule.fact]
-        concept = concepts.get(fact.subject)
-        keys = self._keys(wits) if wits else ()
-        key = (rule.fact, keys, tuple(where) if where else (),
-               self._reading.options.get(rule.system) or self.options_key(ctx, rule.system),
+        concept = rd.concepts.get(fact.subject)
+        keys = _keys(wits) if wits else ()
+        key = (rule.fact, keys, tuple(where) if where else (), rd.options[rule.system],
                concept.chain if concept else None)
         store = self.r.kept.findings
         found = store.get(key)
         if found is None:
             pieces = self._pieces(wits, keys)
-            found = self._rule_finding(rule, fact, pieces, where, ctx, concepts)
+            found = self._rule_finding(rule, fact, pieces, where, rd)
             # kept under the pieces' own keys: equal to the witnesses' keys and shared by every
             # finding of the same witness (less memory, and a lookup compares warmer keys)
             store[(rule.fact, tuple([x.key for x in pieces]), *key[2:])] = found
         return found
 
-    def _rule_finding(self, rule, fact: Fact, pieces: list[Piece], where: list, ctx, concepts: dict) -> dict:
+    def _rule_finding(self, rule, fact: Fact, pieces: list[Piece], where: list, rd) -> dict:
         """A rule's finding made from its witnesses' pieces."""
         p = self.pieces
         if fact.subject_alternatives:
             pieces = _held_first(fact, pieces)
-        head, binds, rest = self.walk_to(fact.subject, pieces, concepts)
+        head, binds, rest = self.walk_to(fact.subject, pieces, rd.concepts)
         if fact.subject_alternatives:
             head = _one_of(fact, head)
         path = head + [p.hop(fact), p.node(fact.object)]
@@ -148,7 +136,7 @@ class Made:
                        rule=rule_json, polarity=rule.polarity, judgment=rule.judgment,
                        bindings=_bindings(binds, rest), path=path, evidence=[x.walk for x in rest],
                        meaning=meant, src=src, variant=fact.variant,
-                       options=ctx.bindings.options.get(rule.system, {}))
+                       options=rd.bindings.options.get(rule.system, {}))
 
     def _meant(self, fact: Fact, meant: dict, walked: set) -> dict:
         """The meaning of a row naming alternatives of its object (``or`` …): the one the chart binds (004:55
@@ -166,53 +154,45 @@ class Made:
     def _rule_parts(self, rule, fact: Fact) -> tuple:
         """(the finding's id without its scope instances, its topic's name, its rule, its src) of a
         rule (made once per rule)."""
-        store, key = self.r.kept.findings, ("rule", rule.fact)
-        found = store.get(key)
-        if found is None:
-            topic = self.r.rule_topic[rule.fact]
-            found = store[key] = (f"{rule.system}/rules/{fact.id}",
-                                              self.r.props[topic]["name"] if topic else None,
-                                              *self._parts_of(fact, self.r._name(fact)))
-        return found
+        book = self.r.book
+        return keep(self.r.kept.findings, ("rule", rule.fact), lambda: (
+            f"{rule.system}/rules/{fact.id}", book.props[book.rule_topic[rule.fact]]["name"]
+            if book.rule_topic[rule.fact] else None, *self._parts_of(fact, book._name(fact))))
 
-    def pattern(self, pattern: str, results: list[RuleResult], ctx, concepts: dict) -> tuple[list, list]:
-        """(the findings of a pattern that holds, the pieces of its walks [path, *evidence]) from the results of
-        its case's REQUIRES rules."""
+    def pattern(self, pattern: str, results: list[RuleResult], rd) -> tuple[list, list]:
+        """(the findings of a pattern that holds in reading *rd*, the pieces of its walks [path, *evidence]) from
+        the results of its case's REQUIRES rules."""
         first = results[0].rule
         req = self.r.facts[first.fact]
-        concept = concepts.get(req.object)
-        keys = [self._keys(res.witnesses) for res in results]
+        concept = rd.concepts.get(req.object)
+        keys = [_keys(res.witnesses) for res in results]
         key = (pattern, tuple((res.rule.fact, ks, tuple(res.where)) for res, ks in zip(results, keys)),
-               ctx.topic, self.options_key(ctx, first.system), concept.chain if concept else None)
-        store = self.r.kept.findings
-        found = store.get(key)
-        if found is None:
-            found = store[key] = self._pattern_made(pattern, results, keys, ctx, concepts)
-        return found
+               rd.topic, rd.options[first.system], concept.chain if concept else None)
+        return keep(self.r.kept.findings, key, self._pattern_made, pattern, results, keys, rd)
 
-    def _pattern_made(self, pattern: str, results: list[RuleResult], keys: list, ctx, concepts: dict) -> tuple:
+    def _pattern_made(self, pattern: str, results: list[RuleResult], keys: list, rd) -> tuple:
         """(the pattern's findings, the pieces of its walks): the walk from a chart slot to the pattern goes
         through its first REQUIRES edge; the other walks are its evidence."""
         p = self.pieces
         req = self.r.facts[results[0].rule.fact]
         pieces = [x for res, ks in zip(results, keys) for x in self._pieces(res.witnesses, ks)]
-        head, binds, rest = self.walk_to(req.object, pieces, concepts)
+        head, binds, rest = self.walk_to(req.object, pieces, rd.concepts)
         path = Piece(head + [p.hop(req, forward=False), p.node(pattern)], ("pattern", next(self._tokens)))
         evidence = [x.walk for x in rest]
-        made = self._pattern_findings(pattern, results, path.walk, evidence, _bindings(binds, rest), ctx)
+        made = self._pattern_findings(pattern, results, path.walk, evidence, _bindings(binds, rest), rd)
         return made, [path, *rest]
 
     def _pattern_findings(self, pattern: str, results: list, path: list, evidence: list, bindings: dict,
-                          ctx) -> list[dict]:
+                          rd) -> list[dict]:
         """The pattern itself (the walk ends at the pattern), then a finding per meaning of it that has no
         condition of its own and no other topic (meanings with a condition are rules, found as such)."""
         r, p = self.r, self.pieces
         first_rule, where = results[0].rule, results[0].where
         req = r.facts[first_rule.fact]
         judgment = "; ".join(res.rule.judgment for res in results if res.rule.judgment)
-        options = ctx.bindings.options.get(first_rule.system, {})
+        options = rd.bindings.options.get(first_rule.system, {})
         meanings = [m for m in r.meanings.get(pattern, ())
-                    if dict(m.qualifiers).get("topic") in (None, ctx.topic, *ctx.topics)]
+                    if dict(m.qualifiers).get("topic") in (None, rd.topic, *rd.topics)]
         out = []
         for m in [None, *meanings]:
             full = path + [p.hop(m), p.node(m.object)] if m else path
@@ -227,8 +207,14 @@ class Made:
         return out
 
 
+def _keys(wits: list) -> tuple:
+    """What each witness is, as a hashable key: a chart chain as it is; a graph witness by its edges (the answer's
+    ``Hops.key``) and its end slots; a qualifier witness without its src (the fact's own); a pattern's walk by its
+    piece's key."""
+    return tuple([_key(w) for w in wits])
+
+
 def _key(w):
-    """A witness as a hashable key (see :meth:`Made._keys`)."""
     kind = type(w)
     if kind is GraphWitness:
         return ("graph", w.hops.key, w.start, w.end)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from leishen.loaders.conditions import Call, Rel, Slot, Vocabulary
 from leishen.readings.bindings import Bindings
-from leishen.readings.predicates import Arg, Context, follow
+from leishen.readings.predicates import Arg, follow
 from leishen.readings.protocol import FAIL, Predicate, register_templated, unique_args
 from leishen.readings.records import FactCheck, GraphWitness, PathCheck, QualifierWitness
 
@@ -69,16 +69,16 @@ class Graph(Predicate):
             return self.ends[i:] if i == varargs else self.ends[i:i + 1]
         return [Arg(Slot(ref), vocab)]
 
-    def checks(self, env: dict, ctx: Context) -> list[tuple]:
+    def checks(self, env: dict, ctx) -> list[tuple]:
         """The ground checks (several for alternatives, e.g. two vigours); [] when a slot is unbound."""
         b = ctx.bindings
         if self.template is not None:
             a, z = self.ends[0].value(env, b), self.ends[1].value(env, b)
             if not isinstance(a, str) or not isinstance(z, str):
                 return []
-            return [PathCheck("path", a, self._steps(a, z, ctx.labels), z)]
+            return [PathCheck("path", a, self._steps(a, z, ctx.reader.book.labels), z)]
         subject, obj, values = (tuple([x.value(env, b) for x in part]) for part in self.fact_parts)
-        return self._fact_checks(subject, obj, values, ctx.labels)
+        return self._fact_checks(subject, obj, values, ctx.reader.book.labels)
 
     def every_check(self, domain, labels: dict) -> set:
         """Every check this leaf can ask, each slot argument ranging over ``domain(arg)`` (a rule book's)."""
@@ -116,10 +116,10 @@ class Graph(Predicate):
         return tuple(steps)
 
     def ev(self, env, ctx, answers):
-        """Decided by the answers; with ``ctx.memo`` (answers that never change) and a node the reader compiled,
-        once per distinct bound values: the memo keeps which answer held and which argument's chart hops begin and end
-        its witness, and the witness is rebuilt from this chart's chains."""
-        memo = ctx.memo
+        """Decided by the answers; with the reader's ``memo`` (answers that never change: a book reader's) and a
+        node the book compiled, once per distinct bound values: the memo keeps which answer held and which argument's
+        chart hops begin and end its witness, and the witness is rebuilt from this chart's chains."""
+        memo = ctx.reader.memo
         if memo is None or self.serial is None:
             return self._decide(env, ctx, answers)
         b = ctx.bindings
@@ -195,12 +195,8 @@ class Graph(Predicate):
 
     def _chain_of(self, env: dict, b: Bindings, node: str):
         """The chain of the predicate's slot argument bound to *node* (None when none is)."""
-        for a in self.ends:
-            if a.slot is not None:
-                bound = a.bound(env, b)
-                if bound and bound.value == node:
-                    return bound.chain
-        return None
+        bounds = (a.bound(env, b) for a in self.ends if a.slot is not None)
+        return next((bound.chain for bound in bounds if bound and bound.value == node), None)
 
     def _ends(self, env: dict, b: Bindings, hops: list) -> tuple:
         """(the chain of the slot a graph witness starts from, or None; the slot it ends at, or None). The

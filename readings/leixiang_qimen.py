@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from leishen.readings.findings import chain_walk, node_json, meaning
+from leishen.readings.findings import lore_finding
+from leishen.readings.walks import chain_walk, meaning, node_json
 from leishen.readings.topics import ALL_TOPICS
 
 #: the significator slots a Qimen topic is read at: a pillar stem → the slot of the stem as it stands on the plates
@@ -49,18 +50,15 @@ class Place:
     fact: str
 
 
-def topic_places(reader) -> dict[str, tuple[Place, ...]]:
+def topic_places(facts, props: dict) -> dict[str, tuple[Place, ...]]:
     """topic id → the :class:`Place` of each Qimen significator row of the topic whose subject is a slot of
-    PLACE_SLOTS, in the tables' order (made once per reader)."""
-    found = getattr(reader, "topic_places_made", None)  # kept on the reader: no module state
-    if found is None:
-        out: dict[str, list] = {}
-        for fact in reader.facts.values():
-            place = _place_of(fact, reader.props)
-            if place is not None:
-                out.setdefault(place.topic, []).append(place)
-        found = reader.topic_places_made = {t: tuple(ps) for t, ps in out.items()}
-    return found
+    PLACE_SLOTS, in the tables' order (the rule book's ``places``)."""
+    out: dict[str, list] = {}
+    for fact in facts:
+        place = _place_of(fact, props)
+        if place is not None:
+            out.setdefault(place.topic, []).append(place)
+    return {t: tuple(ps) for t, ps in out.items()}
 
 
 def _place_of(fact, props: dict) -> Place | None:
@@ -81,7 +79,7 @@ def places_in(reader, topic_id: str | None) -> list[Place]:
     reading)."""
     if topic_id is None:
         return []
-    every = topic_places(reader)
+    every = reader.places
     scope = reader.topic_scope(topic_id) if topic_id != ALL_TOPICS else frozenset(every)
     return [p for t in sorted(scope & every.keys()) for p in every[t]]
 
@@ -162,10 +160,6 @@ def _finding(reader, place: Place, start, pid: str, local: str, node, row: dict)
         binds[local] = node.value
     path += [{"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True,
               "qualifiers": row["qualifiers"]}, node_json(row["target"]["id"], props)]
-    fact = reader.facts[row["fact"]]
-    return {"id": f"qimen/leixiang/{start.chain[0][1]}/{row['source']['id']}/{row['fact']}", "system": "qimen",
-            "topic": place.topic_name, "query": "leixiang",
-            "rule": {"fact": row["fact"], "name": "leixiang", "item": fact.item or None},
-            "polarity": None, "certainty": "holds", "judgment": None, "bindings": binds, "path": path,
-            "evidence": [], "meaning": meaning(row["target"]["id"], props),
-            "src": [str(c) for c in fact.src], "variant": fact.variant or None, "options": {}}
+    return {**lore_finding("qimen", "leixiang", f"{start.chain[0][1]}/{row['source']['id']}/{row['fact']}",
+                           row["fact"], reader, path, [], meaning(row["target"]["id"], props), binds),
+            "topic": place.topic_name}

@@ -20,45 +20,33 @@ from operator import itemgetter
 
 from leishen.errors import LeishenError
 from leishen.loaders.conditions import TRANSMISSIONS
-from leishen.readings.findings import chain_walk, graph_walk, meaning, node_json
+from leishen.readings.cache import keep
+from leishen.readings.findings import lore_finding
+from leishen.readings.walks import chain_walk, graph_walk, meaning, node_json
 from leishen.readings.graph_leaf import SYMMETRIC
 from leishen.readings.leixiang_qimen import TABLE_TYPE, table_findings, table_nodes
-from leishen.readings.records import FactCheck, FactGroup, LoreChecks
+from leishen.readings.records import FactCheck
 
 RELATION_TYPES = ("CLASHES", "COMBINES", "PUNISHES", "HARMS", "BREAKS", "STEM_COMBINES")
 RELATION_SLOTS = {"liuren": ("日干", "日支", "占時", "月將", "月建", "太歲", "初傳", "中傳", "末傳", "本命", "行年"),
                   "qimen": ("日干", "日支", "時干", "時支")}
-FACT_READINGS = (("kin", "KIN_BRANCH", "Kin", "kin"), ("stages", "LIFE_STAGE", "LifeStage", "stage"),
-                 ("vigour", "VIGOUR", "Vigour", "season"))
 
 
 def kept(reader, key: tuple, make, *args):
     """``make(*args)``, kept in a book reader's ``memo`` store under *key* (lore findings depend on the chart values
     in *key* and the book's answers alone); made at each reading by a live reader."""
-    store = reader.kept.memo
-    found = store.get(key)
-    if found is None:
-        found = make(*args)
-        if not reader.live:
-            store[key] = found
-    return found
+    return make(*args) if reader.live else keep(reader.kept.memo, key, make, *args)
 
 
-def lore_checks(reader, b) -> LoreChecks:
-    """(query, slot or pair, value) → the ground check that decides it (a dict that also names the
-    :class:`FactGroup` of each transmission)."""
-    out = LoreChecks()
+def lore_checks(reader, b) -> list[tuple[tuple, dict]]:
+    """The kin / stages / vigour checks of each transmission: ((slot, day stem, branch, season), (query, slot,
+    value) → the ground check that decides it); none without a Liu Ren day stem."""
     s = b.slots
-    if "liuren" in b.systems and "日干" in s:
-        day = s["日干"].value
-        season = s["季節"].value if "季節" in s else None
-        for name in TRANSMISSIONS:
-            if name in s:
-                group = FactGroup((name, day, s[name].value, season), fact_checks(reader, day, s[name].value, season,
-                                                                                  name))
-                out.update(group.checks)
-                out.groups += (group,)
-    return out
+    if "liuren" not in b.systems or "日干" not in s:
+        return []
+    day, season = s["日干"].value, s["季節"].value if "季節" in s else None
+    return [((name, day, s[name].value, season), fact_checks(reader, day, s[name].value, season, name))
+            for name in TRANSMISSIONS if name in s]
 
 
 def fact_checks(book, day: str | None, branch: str, season: str | None, name: str = "") -> dict:
@@ -103,16 +91,11 @@ def relation_findings(reader, b, rows: list) -> list[dict]:
             if matches and not reader.variants:  # a row the tables keep as a variant of the text (typo …)
                 matches = [(order, forward, row) for order, forward, row in matches if not row["variant"]]
             if matches:
-                pair = kept(reader, ("relations", system, x, y, vx, vy), _pair_findings, reader, system, x, y,
-                            matches)
+                pair = kept(reader, ("relations", system, x, y, vx, vy), lambda: [  # (row order, finding)
+                    (order, _relation_finding(reader, system, x, y, forward, row)) for order, forward, row in matches])
                 found += [(order, system, pos, f) for order, f in pair]
     found.sort(key=itemgetter(0, 1, 2))
     return [f for *_, f in found]
-
-
-def _pair_findings(reader, system: str, x: str, y: str, matches: list) -> list[tuple[int, dict]]:
-    """(row order, finding) of each relation between slots x and y."""
-    return [(order, _relation_finding(reader, system, x, y, forward, row)) for order, forward, row in matches]
 
 
 def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: dict) -> dict:
@@ -126,25 +109,24 @@ def _relation_finding(reader, system: str, x: str, y: str, forward: bool, row: d
     # the slots in the relation's direction (子刑卯 and 卯刑子 apart); a symmetric one (沖 合 …) in the slots' order
     pair = f"{x}-{y}" if forward or row["type"] in SYMMETRIC else f"{y}-{x}"
     variant = f"/{row['fact']}" if row["variant"] else ""  # (read only with variants: beside its regular row)
-    return _lore(system, "relations", f"{pair}/{row['type']}{variant}", row["fact"], reader, path, [], mean,
+    return lore_finding(system, "relations", f"{pair}/{row['type']}{variant}", row["fact"], reader, path, [], mean,
                  {x: ends[0]["id"], y: ends[1]["id"]})
 
 
-def lore_findings(reader, b, answers: dict, checks: LoreChecks) -> list[dict]:
-    """The findings of the kin / stages / vigour readings whose checks hold (*checks*: lore_checks'
-    answer for this reading)."""
+def lore_findings(reader, b, answers: dict, groups: list) -> list[dict]:
+    """The findings of the kin / stages / vigour readings whose checks hold (*groups*: lore_checks' answer for this
+    reading)."""
     found = []
-    for group in checks.groups:
-        found += kept(reader, ("facts", group.key), _group_findings, reader, group, answers)
+    for key, checks in groups:
+        found += kept(reader, ("facts", key), _group_findings, reader, checks, answers)
     found.sort(key=itemgetter(0))
     return [f for _, f in found]
 
 
-def _group_findings(reader, group: FactGroup, answers) -> list[tuple[str, dict]]:
-    """(sort key: the repr of (query, slot, value), finding) of each check of a transmission that holds
-    """
+def _group_findings(reader, checks: dict, answers) -> list[tuple[str, dict]]:
+    """(sort key: the repr of (query, slot, value), finding) of each check of a transmission that holds."""
     out = []
-    for (query, where, value), check in group.checks.items():
+    for (query, where, value), check in checks.items():
         hops = answers.get(check)
         if hops:
             out.append((repr((query, where, value)), _fact_finding(reader, query, where, value, check, hops)))
@@ -157,7 +139,7 @@ def _fact_finding(reader, query: str, where: str, value: str, check: tuple, hops
     vigour = check.relation == "VIGOUR"
     bound = check.subject if vigour else check.object  # the transmission's branch
     binds = {where: bound} if vigour else {"日干": check.subject, where: bound}  # every slot of its walks
-    return _lore("liuren", query, f"{where}/{value}", hops[-1].key, reader, path, evidence,
+    return lore_finding("liuren", query, f"{where}/{value}", hops[-1].key, reader, path, evidence,
                  meaning(value, reader.props), binds)
 
 
@@ -173,23 +155,8 @@ def _fact_path(slot: str, check: tuple, hops: list, reader) -> tuple[list, list]
     path = [{**walk[2], "slot": slot},
             {"rel": "OBJECT", "chart": False, "src": src, "key": f"{fid}/object", "forward": False}, fact_node,
             {"rel": "QUALIFIER", "chart": False, "src": src, "key": f"{fid}/q/{check.role}", "forward": True},
-            {"node": _node(check.value, reader)}]
+            node_json(check.value, reader.props)]
     return path, [[{**walk[0], "slot": "日干"}, *walk[1:-1], {**walk[-1], "slot": slot}]]
-
-
-def _node(value: str, reader) -> dict:
-    p = reader.props[value]
-    return {"id": value, "label": p["label"], "key": p["key"], "name": p["name"]}
-
-
-def _lore(system, query, suffix, fact_id, reader, path, evidence, mean, bindings) -> dict:
-    fact = reader.facts.get(fact_id)
-    return {"id": f"{system}/{query}/{suffix}", "system": system, "topic": None, "query": query,
-            "rule": {"fact": fact_id, "name": query, "item": (fact.item or None) if fact else None},
-            "polarity": None, "certainty": "holds", "judgment": None, "bindings": bindings,
-            "path": path, "evidence": evidence, "meaning": mean,
-            "src": [str(c) for c in fact.src] if fact else path[1].get("src") or [],
-            "variant": (fact.variant or None) if fact else None, "options": {}}
 
 
 LEIXIANG_TYPES = ("SYMBOLIZES", "HAS_COLOUR", "HAS_NUMBER", "HAS_TASTE")
@@ -237,7 +204,7 @@ def checked_lessons(lessons: str | None) -> str:
 def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
     """(the domains *topic* consults, node → chain of 初傳 and of the general riding it), or no chains
     when the reading has no 類神 to read."""
-    domains = _domains(reader, topic)
+    domains = frozenset().union(*_consulting(reader, topic).values())
     first = b.slots.get("初傳")
     if not domains or first is None or "liuren" not in b.systems:
         return frozenset(), {}
@@ -245,11 +212,6 @@ def _leixiang_chains(reader, b, topic) -> tuple[frozenset, dict]:
     if first.value in b.rides:
         chains[b.rides[first.value]] = first.hop("RIDDEN_BY", b.rides[first.value]).chain
     return domains, chains
-
-
-def _domains(reader, topic) -> frozenset:
-    """The domains the topics a reading of *topic* covers consult (every topic's for ``*``)."""
-    return frozenset().union(*_consulting(reader, topic).values())
 
 
 def _consulting(reader, topic) -> dict:
@@ -341,37 +303,21 @@ def _leixiang_finding(reader, row: dict, chain: tuple, topic_name: str) -> dict:
     """初傳 (–RIDDEN_BY→ its general) –類象→ the symbol."""
     hop = {"rel": row["type"], "chart": False, "src": list(row["src"]), "key": row["fact"], "forward": True}
     path = chain_walk(chain, reader.props) + [hop, node_json(row["target"]["id"], reader.props)]
-    found = _lore("liuren", "leixiang", f"{row['source']['id']}/{row['fact']}", row["fact"], reader, path, [],
-                  meaning(row["target"]["id"], reader.props), {"初傳": chain[0][0]})
-    found["topic"] = topic_name
-    return found
+    return {**lore_finding("liuren", "leixiang", f"{row['source']['id']}/{row['fact']}", row["fact"], reader, path,
+                           [], meaning(row["target"]["id"], reader.props), {"初傳": chain[0][0]}), "topic": topic_name}
 
 
 def shensha_findings(reader, b, rows: list, lessons: str = DEFAULT_LESSONS) -> list[dict]:
     """The 旬中神煞 of the chart's 旬 (儀 丁 奇 閉口 五亡 …, 002:147) where they count: on a place of
     000:3 / 000:23 (干上 支上 三傳 占時 本命; with *lessons* ``all`` also 課2上 and 課4上). Path: 旬 –XUN_SHENSHA→
     the branch, at its slot. In row order, then place order."""
-    index = _shensha_index(rows)
-    found = []
-    for j, place in enumerate(lesson_places(reader.shensha_places, lessons)):
-        bound = b.slots.get(PLACE_SLOTS.get(place, place))
-        if bound is not None:
-            found += [(i, j, place, row) for i, row in index.get(bound.value, ())
-                      if reader.variants or not row["variant"]]  # a variant row (a slip of the text): only when asked
-    out = []
-    for _, _, place, row in sorted(found, key=lambda item: item[:2]):
-        xun = b.slots["旬"].value
-        out.append(_shensha_finding(reader, place, xun, row))
-    return out
-
-
-def _shensha_index(rows: list[dict]) -> dict[str, list]:
-    """The XUN_SHENSHA rows by their target: [(order, row)]."""
-    index: dict[str, list] = {}
-    for i, row in enumerate(rows):
-        if row["type"] in SHENSHA_TYPES:
-            index.setdefault(row["target"]["id"], []).append((i, row))
-    return index
+    places = [(j, place, b.slots.get(PLACE_SLOTS.get(place, place)))
+              for j, place in enumerate(lesson_places(reader.shensha_places, lessons))]
+    found = [(i, j, place, row) for i, row in enumerate(rows) if row["type"] in SHENSHA_TYPES
+             and (reader.variants or not row["variant"])  # a variant row (a slip of the text): only when asked
+             for j, place, bound in places if bound is not None and bound.value == row["target"]["id"]]
+    return [_shensha_finding(reader, place, b.slots["旬"].value, row)
+            for *_, place, row in sorted(found, key=itemgetter(0, 1))]
 
 
 def _shensha_finding(reader, place: str, xun: str, row: dict) -> dict:
@@ -383,5 +329,5 @@ def _shensha_finding(reader, place: str, xun: str, row: dict) -> dict:
     kind = row["qualifiers"].get("kind", "")
     zh = f"{kind}神" if len(kind) == 1 else kind
     mean = {"id": None, "zh": zh, "ko": f"순중(旬中)의 {zh}", "en": f"the decade's {kind}"}
-    return _lore("liuren", "shensha", f"{place}/{row['fact']}", row["fact"], reader, path, [], mean,
+    return lore_finding("liuren", "shensha", f"{place}/{row['fact']}", row["fact"], reader, path, [], mean,
                  {"旬": xun, slot: row["target"]["id"]})

@@ -1,7 +1,7 @@
 """Recalled outcomes: a rule's finding is a function of the chart values its condition reads, so a reader
 with the cache on keeps each rule's outcome under those values and recalls it when a later chart has them.
 
-What a condition reads is found from its compiled tree (:func:`reads_of`), as *atoms*:
+What a condition reads is found from its compiled tree (:func:`rule_reads`), as *atoms*:
 
 * ``("slot", name, path)``: a chart-level slot after its suffixes (its chain of chart hops);
 * ``("local", scope, local, name, path)``: a local slot in every instance of a scope (宮 天, 位 將 …);
@@ -20,13 +20,10 @@ without recall and compares the readings.
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 from operator import itemgetter
 
-from leishen.readings.evaluators import case_results
+from leishen.readings.evaluators import first, pattern_found, rule_findings
 from leishen.readings.predicates import Arg, slot_arg
-
-_first = itemgetter(0)
 
 
 class Unread(Exception):
@@ -79,14 +76,6 @@ class Reads:
         raise Unread(type(node).__name__)
 
 
-def reads_of(node, locals_of: dict, cases_of) -> dict:
-    """atom → a compiled :class:`Arg` that reads it (None for atoms that are not one slot): everything the
-    evaluation of *node* can read of a chart, as each predicate class says (:class:`Reads`)."""
-    rd = Reads(locals_of, cases_of)
-    node.reads(rd)
-    return rd.out
-
-
 def atom_value(atom: tuple, arg: Arg | None, b):
     """The value of a chart atom in bindings *b* (chains of chart hops, instance keys, the plate)."""
     kind = atom[0]
@@ -108,21 +97,20 @@ def atom_value(atom: tuple, arg: Arg | None, b):
     return tuple(chains)
 
 
-def _no_values(values: list) -> tuple:
-    """The key of a group that reads no atom."""
-    return ()
-
-
 def rule_reads(book, fact_id: str) -> dict | None:
-    """The atoms the outcome of the rule of *fact_id* depends on (None: not known): its condition's, and the slot
-    a Concept its fact names stands for (the finding's path may start there)."""
+    """The atoms the outcome of the rule of *fact_id* depends on (None: not known), each with a compiled
+    :class:`Arg` that reads it (None for atoms that are not one slot): everything the evaluation of its condition can
+    read of a chart, as each predicate class says (:class:`Reads`), and the slot a Concept its fact names stands for
+    (the finding's path may start there)."""
     def cases_of(system: str, pattern: str) -> list:
         return [book.compiled[r.fact] for (p, _), rules in book.cases.items() if p == pattern
                 for r in rules if r.system == system]
+    collector = Reads(book.locals_of, cases_of)
     try:
-        found = reads_of(book.compiled[fact_id], book.locals_of, cases_of)
+        book.compiled[fact_id].reads(collector)
     except Unread:
         return None
+    found = collector.out
     concept_slot = {cid: name for name, cid in book.slot_concept_ids.items()}
     fact = book.facts[fact_id]
     for end in (fact.subject, fact.object):
@@ -143,7 +131,7 @@ class Group:
         its recall's, never given twice (a pattern's outcome is numbered with it)."""
         self.atoms, self.rules, self.serial = atoms, rules, serial
         index = [numbers[a] for a in atoms or ()]
-        self.get = itemgetter(*index) if index else _no_values
+        self.get = itemgetter(*index) if index else lambda values: ()
 
 
 class Recall:
@@ -158,19 +146,15 @@ class Recall:
         self.evaluated = self.recalled = 0  # rules evaluated, outcomes recalled, by this reader so far
         self._lock = threading.Lock()  # readings made at once on one reader recall one at a time
 
-    def rule_reads(self, rule) -> dict | None:
-        """The atoms a rule's outcome depends on (the book's, :func:`rule_reads`)."""
-        return self.r.book.reads[rule.fact]
-
     # ---- a reading's scope ----------------------------------------------------------------------
-    def _scope(self, b, ctx, scope) -> tuple:
+    def _scope(self, rd) -> tuple:
         """What :meth:`_make_scope` makes for a reading scope: the systems, the topic asked and those it covers,
         the school options (kept per scope); None the first time a scope is read (a process that reads one chart
         never pays for the groups: that reading is evaluated as Plain does)."""
-        key = (b.systems, ctx.topic, ctx.topics, repr(b.options))
+        key = (rd.bindings.systems, rd.topic, rd.topics, repr(rd.bindings.options))
         found = self.scopes.get(key, False)
         if found is None:
-            found = self.scopes[key] = self._make_scope(scope)
+            found = self.scopes[key] = self._make_scope(rd.scope)
         elif found is False:
             self.scopes[key] = None
         return found or None
@@ -178,17 +162,13 @@ class Recall:
     def _make_scope(self, scope) -> tuple:
         """(the chart atoms: (number, atom, its arg); how many atoms; the pattern groups: (group, system, pattern,
         the number of its atom); the rule groups; the rules whose reads are not known: (order, rule))."""
-        cases = scope.cases
         atoms: dict = {}  # atom → its arg (chart atoms) or None (pattern atoms), in first-use order
-        by_pattern: dict = {}  # (system, pattern) → [(position, rules)], in the order the reading tries them
-        for position, (pattern, rules, _) in enumerate(cases):
-            by_pattern.setdefault((rules[0].system, pattern), []).append((position, rules))
-        pattern_groups, unread = [], []
-        for (system, pattern), its_cases in by_pattern.items():
+        pattern_groups, unread, rule_reads = [], [], self.r.book.reads
+        for (system, pattern), its_cases in scope.patterns.items():
             reads: dict | None = {}
             for _, rules in its_cases:
                 for rule in rules:
-                    got = self.rule_reads(rule)
+                    got = rule_reads[rule.fact]
                     reads = None if reads is None or got is None else {**reads, **got}
             if reads is not None:  # (in the patterns' phase no pattern is found yet: pattern(Q) reads none)
                 reads = {a: arg for a, arg in reads.items() if a[0] != "pattern"}
@@ -196,7 +176,7 @@ class Recall:
         grouped: dict = {}
         unknown = {("pattern", system, pattern) for system, pattern, _, reads in pattern_groups if reads is None}
         for order, rule in enumerate(scope.others):
-            reads = self.rule_reads(rule)
+            reads = rule_reads[rule.fact]
             if reads is None or not unknown.isdisjoint(reads):  # (a pattern never recalled: nor is the rule)
                 unread.append((order, rule))
             else:
@@ -228,77 +208,51 @@ class Recall:
         return n
 
     # ---- a reading ------------------------------------------------------------------------------
-    def read(self, ctx, answers, scope) -> list:
-        """The findings of the patterns and rules, in the order a reading finds them: each group's outcome
-        recalled under the values of its atoms, or evaluated and kept (counted in ``evaluated`` and
+    def read(self, rd) -> list | None:
+        """The findings of the patterns and rules of reading *rd*, in the order a reading finds them: each group's
+        outcome recalled under the values of its atoms, or evaluated and kept (counted in ``evaluated`` and
         ``recalled``); None the first time its scope is read. One reading at a time (the numbers of the values are
         shared)."""
         with self._lock:
-            return self._read(ctx, answers, scope)
+            return self._read(rd)
 
-    def _read(self, ctx, answers, scope) -> list:
-        b, r = ctx.bindings, self.r
-        made = self._scope(b, ctx, scope)
+    def _read(self, rd) -> list | None:
+        made = self._scope(rd)
         if made is None:
             return None
         chart_atoms, width, patterns, rule_groups, unread = made
-        values, store = [None] * width, r.kept.outcomes
-        numbered = self._numbered
+        b, values, store, numbered = rd.bindings, [None] * width, self.r.kept.outcomes, self._numbered
         for i, atom, arg in chart_atoms:
             values[i] = numbered(atom_value(atom, arg, b), store)
-        concepts = r.slot_concepts(ctx)
         found, held, tried, recalled = [], {}, 0, 0
         for group, system, pattern, index in patterns:
             key = (group.serial, group.get(values)) if group.atoms is not None else None
             got = store.get(key) if key is not None else None
             if got is None:
-                got, n = self._pattern(pattern, group.rules, ctx, answers, concepts)
+                got, n = pattern_found(rd, pattern, group.rules)
                 tried += n
                 if key is not None:
                     store[key] = got
             else:
                 recalled += 1
             if got:
-                position, made, pieces = got
-                found.append((position, made))
-                held[(system, pattern)] = pieces
-                values[index] = numbered(("pattern", group.serial, key, position), store)
-        findings = [f for _, made in sorted(found, key=_first) for f in made]
-        ctx = replace(ctx, patterns=held, undecided=frozenset())
+                found.append(got)
+                held[(system, pattern)] = got[2]
+                values[index] = numbered(("pattern", group.serial, key, got[0]), store)
+        findings = [f for _, made, _ in sorted(found, key=first) for f in made]
+        rd.patterns, rd.undecided = held, frozenset()
         rules = []
         for group in rule_groups:
             key = (group.serial, group.get(values))
             got = store.get(key)
             if got is None:
-                got = self._rules(group.rules, ctx, answers, concepts)
+                got = store[key] = rule_findings(rd, group.rules)
                 tried += len(group.rules)
-                store[key] = got
             else:
                 recalled += len(group.rules)
             rules += got
-        rules += self._rules(unread, ctx, answers, concepts)
-        rules.sort(key=_first)
+        rules += rule_findings(rd, unread)
+        rules.sort(key=first)
         self.evaluated += tried + len(unread)
         self.recalled += recalled
         return findings + [f for _, f in rules]
-
-    def _pattern(self, pattern: str, cases: list, ctx, answers, concepts: dict) -> tuple:
-        """((position of the case that held, its findings, its walks' pieces) or (), rules evaluated):
-        the first case of the pattern whose every REQUIRES rule holds."""
-        tried = 0
-        for position, rules in cases:
-            results, n = case_results(self.r.book.compiled, rules, ctx, answers)
-            tried += n
-            if results is not None:
-                return (position, *self.r.made.pattern(pattern, results, ctx, concepts)), tried
-        return (), tried
-
-    def _rules(self, rules: list, ctx, answers, concepts: dict) -> tuple:
-        """(order, finding) of each rule of *rules* that holds."""
-        compiled, made, out = self.r.book.compiled, self.r.made, []
-        for order, rule in rules:
-            ok, wits, where = compiled[rule.fact].ev({}, ctx, answers)
-            if ok:
-                out.append((order, made.rule(rule, wits, where, ctx, concepts)))
-        return tuple(out)
-

@@ -11,20 +11,11 @@ palace (made as the reading makes a pattern's walks), so its evidence shows the 
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from leishen.readings.predicates import Context, PatternLeaf, slot_arg
+from leishen.readings.predicates import PatternLeaf, slot_arg
 from leishen.readings.protocol import FAIL, Predicate, register
 from leishen.readings.records import RuleResult, WalkWitness
 
 EVERY = None  # the key of a case that holds in every palace
-
-
-class Held(NamedTuple):
-    """The first case of a pattern that holds in a palace (its index) and the results of its rules."""
-
-    case: int
-    results: list
 
 
 @register
@@ -50,8 +41,7 @@ class PatternHereLeaf(PatternLeaf):
         results = palace_results(ctx, self.system, self.id, answers, here.value if here else None)
         if results is None:
             return FAIL
-        if ctx.walks_of is not None:
-            walks = ctx.walks_of(ctx, self.id, results)
+        _, walks = ctx.reader.made.pattern(self.id, results, ctx)  # its walks through this palace
         return True, [WalkWitness("walk", w) for w in walks], []
 
     def need(self, env, ctx, out):
@@ -63,14 +53,20 @@ class PatternHereLeaf(PatternLeaf):
         return None
 
 
-def _need_every_palace(ctx: Context, system: str, pattern: str, out: set) -> None:
+def _cases(ctx, system: str, pattern: str) -> list:
+    """The in-scope cases of a pattern: [[(REQUIRES rule, its compiled tree), …], …]."""
+    compiled = ctx.reader.book.compiled
+    return [[(r, compiled[r.fact]) for r in rules] for _, rules in ctx.scope.patterns.get((system, pattern), ())]
+
+
+def _need_every_palace(ctx, system: str, pattern: str, out: set) -> None:
     """Collect the checks of every palace of a pattern's cases (gathered once per reading: every rule that reads
     the pattern in a palace asks the same)."""
     key = ("pattern_here need", system, pattern)
-    found = ctx.lookup.get(key)
+    found = ctx.memo.get(key)
     if found is None:
-        found = ctx.lookup[key] = set()
-        for case in ctx.cases.get((system, pattern), ()):
+        found = ctx.memo[key] = set()
+        for case in _cases(ctx, system, pattern):
             for _, tree in case:
                 if hasattr(tree, "instances"):
                     for _, local in tree.instances({}, ctx):
@@ -80,30 +76,30 @@ def _need_every_palace(ctx: Context, system: str, pattern: str, out: set) -> Non
     out |= found
 
 
-def palace_results(ctx: Context, system: str, pattern: str, answers, palace: str | None) -> list | None:
+def palace_results(ctx, system: str, pattern: str, answers, palace: str | None) -> list | None:
     """The results (:class:`RuleResult`) of the REQUIRES rules of the first case of the pattern that holds in
     *palace* (None: no case does)."""
     found = _by_palace(ctx, system, pattern, answers)
     mine, every = found.get(palace) if palace else None, found.get(EVERY)
-    if mine is None or (every is not None and every.case < mine.case):
+    if mine is None or (every is not None and every[0] < mine[0]):
         mine = every
-    return None if mine is None else mine.results
+    return None if mine is None else mine[1]
 
 
-def _by_palace(ctx: Context, system: str, pattern: str, answers) -> dict:
-    """palace id (EVERY: a case that names no palace) → (the index of the first case that holds there, the
-    results of its rules); kept per reading."""
+def _by_palace(ctx, system: str, pattern: str, answers) -> dict:
+    """palace id (EVERY: a case that names no palace) → (the index of the first case of the pattern that holds
+    there, the results of its rules); kept in the reading's memo."""
     key = ("pattern_here", system, pattern)
-    found = ctx.lookup.get(key)
+    found = ctx.memo.get(key)
     if found is None:
-        found = ctx.lookup[key] = {}
-        for i, case in enumerate(ctx.cases.get((system, pattern), ())):
+        found = ctx.memo[key] = {}
+        for i, case in enumerate(_cases(ctx, system, pattern)):
             for palace, results in _case_palaces(case, ctx, answers).items():
-                found.setdefault(palace, Held(i, results))
+                found.setdefault(palace, (i, results))
     return found
 
 
-def _case_palaces(case: list, ctx: Context, answers) -> dict:
+def _case_palaces(case: list, ctx, answers) -> dict:
     """palace id (EVERY: every palace) → the results of a case's rules, in the case's order, in the palaces
     the case holds in."""
     chart, local = [], None  # results of the rules that name no palace; palace → those of the rules that do
@@ -113,7 +109,7 @@ def _case_palaces(case: list, ctx: Context, answers) -> dict:
             ok, wits, where = tree.ev({}, ctx, answers)
             if not ok:
                 return {}
-            chart.append(RuleResult(rule, ok, wits, where))
+            chart.append(RuleResult(rule, wits, where))
         elif local is None:
             local = {p: [RuleResult(rule, *got)] for p, got in places.items()}
         else:
@@ -126,9 +122,9 @@ def _case_palaces(case: list, ctx: Context, answers) -> dict:
     return {p: sorted(chart + found, key=lambda res: order[res.rule.fact]) for p, found in local.items()}
 
 
-def _tree_palaces(tree: Predicate, ctx: Context, answers) -> dict | None:
-    """palace id → (True, witnesses, instances) where a REQUIRES rule over 宮 holds, in scope order; None for a
-    rule that names no palace."""
+def _tree_palaces(tree: Predicate, ctx, answers) -> dict | None:
+    """palace id → (witnesses, instances) where a REQUIRES rule over 宮 holds, in scope order; None for a rule
+    that names no palace."""
     if not (hasattr(tree, "instances") and tree.pred in ("some", "at")):
         return None
     inst = tree.instances({}, ctx)
@@ -138,6 +134,6 @@ def _tree_palaces(tree: Predicate, ctx: Context, answers) -> dict | None:
     for key, local in inst:
         ok, wits, where = tree.body.ev(local, ctx, answers)
         if ok:
-            found[local["宮"].value] = (True, wits, [key, *where])
+            found[local["宮"].value] = (wits, [key, *where])
     return found
 

@@ -1,71 +1,16 @@
 """The leaves of a compiled condition the chart, the request or the patterns found decide (``eq``
 ``among`` ``same`` ``over`` ``void`` ``topic`` ``pattern``; the graph's are in
-:mod:`leishen.readings.graph_leaf`), each a :class:`~leishen.readings.protocol.Predicate`, with the
-:class:`Context` they are evaluated against, the compiled slot arguments and the chart hops slot suffixes
-follow. See :mod:`leishen.readings.evaluate`.
+:mod:`leishen.readings.graph_leaf`), each a :class:`~leishen.readings.protocol.Predicate`, with the compiled
+slot arguments and the chart hops slot suffixes follow. See :mod:`leishen.readings.evaluate`.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from leishen.loaders.conditions import Call, Slot, Sym, Vocabulary
 from leishen.readings.bindings import LODGES, PLATE_OVER, RIDDEN_BY, Bindings, Bound
 from leishen.readings.deity_names import DEITY_NAME, misnamed, named_deities, read_names
 from leishen.readings.protocol import FAIL, Predicate, holds, register, unique_args
 from leishen.readings.records import WalkWitness
-
-
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What a condition is evaluated against: the bindings, the topic asked, the patterns that hold
-    ((system, pattern id) → [its path, *its evidence]) and, while checks are collected, the patterns that may
-    hold but are not decided yet."""
-
-    bindings: Bindings
-    vocab: Vocabulary
-    labels: dict  # node id → label
-    topic: str | None = None
-    patterns: dict = field(default_factory=dict)  # (system, pattern) → the pieces of its walks
-    undecided: frozenset = frozenset()
-    lookup: dict = field(default_factory=dict)  # per reading: the instance tables, filled as asked
-    memo: dict | None = None  # over a rule book (not live): graph predicate results by their bound inputs
-    topics: frozenset = frozenset()  # the topics the reading covers: the one asked and those it is a case of
-    cases: dict = field(default_factory=dict)  # (system, pattern) → its in-scope cases: [[(REQUIRES rule, tree), …], …]
-    walks_of: object = None  # (ctx, pattern, results of its REQUIRES rules) → its walks' pieces (pattern_here)
-
-    def instances_with(self, scope: str, local: str, values: frozenset) -> list[tuple[str, dict]]:
-        """The instances of a scope whose local slot is bound to one of *values*, in scope order (kept
-        per reading: rules often ask the same)."""
-        asked = (scope, local, values)
-        hit = self.lookup.get(asked)
-        if hit is not None:
-            return hit
-        found = self.bindings.scopes.get(scope, ())
-        index = self.lookup.get((scope, local))
-        if index is None:
-            index = self.lookup[(scope, local)] = {}
-            for i, (_, inst) in enumerate(found):
-                bound = inst.get(local)
-                if bound is not None:
-                    index.setdefault(bound.value, []).append(i)
-        hits = [i for v in values for i in index.get(v, ())]
-        hit = self.lookup[asked] = [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
-        return hit
-
-    def at_index(self) -> tuple[dict, dict]:
-        """The instances ``at`` names: (transmission name → instance, palace or earth position → the first
-        instance of 宮, then 位, keyed by it), made once per reading."""
-        found = self.lookup.get("at")
-        if found is None:
-            scopes = self.bindings.scopes
-            by_name = {key: (key, local) for key, local in scopes.get("傳", ())}
-            by_place: dict = {}
-            for scope in ("宮", "位"):
-                for key, local in scopes.get(scope, ()):
-                    by_place.setdefault(key, (key, local))
-            found = self.lookup["at"] = (by_name, by_place)
-        return found
 
 
 def follow(bound: Bound | None, path: tuple, b: Bindings) -> Bound | None:

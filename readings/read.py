@@ -2,34 +2,32 @@
 
 :class:`Reader` reads a rule book (:mod:`leishen.readings.book`: the compiled rules, the tables and the graph's
 answers) over a backend, with what it keeps from one reading to the next (:mod:`leishen.readings.cache`). ``read``
-binds the chart's slots, makes the reading's scope (the rules of its systems and topics), has an
-evaluator (:mod:`leishen.readings.evaluators`) decide the patterns first (a pattern holds when every
-``REQUIRES`` rule of one of its cases holds), then every other rule, adds the lore readings, and returns
-the findings, the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findings that need judgment.
+makes a :class:`~leishen.readings.reading.Reading` of the chart (its slots bound, its scope: the rules of its
+systems and topics), has an evaluator (:mod:`leishen.readings.evaluators`) decide the patterns first (a pattern
+holds when every ``REQUIRES`` rule of one of its cases holds), then every other rule, adds the lore readings, and
+returns the findings, the per-topic tally of 吉 / 凶 / 平 / 混 and the list of findings that need judgment.
 ``test`` and ``find`` (``read`` with ``only``) go the same way.
 """
 
 from __future__ import annotations
 
-import copy
 import threading
-from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
 from leishen.loaders.build import build_graph
 from leishen.loaders.conditions import parse_condition
-from leishen.readings.bindings import chart_bindings, chart_names
+from leishen.readings.bindings import chart_names
 from leishen.readings.book import RuleBook
-from leishen.readings.bounds import Shared
 from leishen.readings.cache import Kept, switched_off
-from leishen.readings.evaluate import Context, compile_condition
-from leishen.readings.evaluators import Answers, Batched, Case, Plain, ReadingScope, Recalled
-from leishen.readings.records import Hops, check_params
-from leishen.readings.findings import POLARITY_MARKS, Made, tally, with_options, witness_walk  # noqa: F401
+from leishen.readings.evaluate import compile_condition
+from leishen.readings.evaluators import Answers, Batched, Plain, ReadingScope, Recalled
+from leishen.readings.records import ask_checks
+from leishen.readings.findings import Made, tally, with_options
+from leishen.readings.walks import witness_walk
 from leishen.readings.lore import (checked_lessons, leixiang_findings, lore_checks, lore_findings, relation_findings,
-                                   relation_rows, shensha_findings, shensha_places, slot_relations)
+                                   relation_rows, shensha_findings, slot_relations)
 from leishen.readings.outcomes import Recall
-from leishen.readings.search import LORE_QUERIES  # noqa: F401
+from leishen.readings.reading import Reading
 from leishen.readings.topics import ALL_TOPICS, TopicError  # noqa: F401
 from leishen.engine.trail import chart_trail
 
@@ -55,8 +53,7 @@ class Reader:
             book = RuleBook(data, None if self.live else backend, variants=variants)
         self.book = book
         self.kept = Kept(not self.live)  # what lasts between readings
-        self.lex = copy.copy(book.lex)
-        self.lex.shared = Shared(self.kept)
+        self.memo = None if self.live else self.kept.memo  # the graph leaves' results, over the book's answers
         self.evaluator = evaluator or (None if recall else "plain")  # None: by the reader (see evaluator_now)
         self.evaluators = {"plain": Plain(self), "batched": Batched(self), "recalled": Recalled(self)}
         self.made = Made(self)
@@ -75,63 +72,43 @@ class Reader:
         """The graph records of the default corpus (the book does not keep them)."""
         return build_graph()
 
-    # ---- a reading's scope, context and answers -------------------------------------------------
+    # ---- a reading's evaluator, scope and answers -----------------------------------------------
     def evaluator_now(self, only=None):
         """The evaluator of a reading: the one asked for, else ``recalled`` over the book (``plain`` for a ``find``'s
         few chosen rules), ``batched`` on a live reader."""
-        recall = only is None and self.kept.keeps("outcomes")
+        recall = only is None and self.kept.budget > 0 and "outcomes" not in self.kept.off  # (outcomes kept)
         name = self.evaluator or ("batched" if self.live else "recalled" if recall else "plain")
         return self.evaluators[name]
 
-    def _context(self, b, topic_id: str | None) -> tuple[Context, ReadingScope]:
-        """What a reading's conditions are evaluated against (with the memo over the book), and its scope."""
-        topics = self.topic_scope(topic_id)
-        scope = self.scope_of(b.systems, topics)
-        return Context(b, self.vocab, self.labels, topic_id, topics=topics, memo=None if self.live else self.kept.memo,
-                       cases=scope.here, walks_of=self._walks_of), scope
-
-    def _walks_of(self, ctx: Context, pattern: str, results: list) -> list:
-        """The pieces of a pattern's walks from the results of one case's REQUIRES rules (its walks through one
-        palace, for ``pattern_here``), made as a reading makes a pattern's (and kept alike)."""
-        _, pieces = self.made.pattern(pattern, results, ctx, self.slot_concepts(ctx))
-        return pieces
-
     def scope_of(self, systems: tuple, topics: frozenset, only: frozenset | None = None) -> ReadingScope:
         """The :class:`ReadingScope` of a reading of these systems and topics (kept per such pair; with *only*,
-        the cases and rules of those facts alone)."""
+        the cases and rules of those facts alone). In scope: a rule of a system the chart has, with no topic or one
+        the reading covers (the topic asked or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
         key = (systems, topics, only)
-        store = self.kept.scopes
-        found = store.get(key)
-        if found is None:
-            if only is not None:
-                full = self.scope_of(systems, topics)
-                found = full._replace(cases=tuple(c for c in full.cases if c.facts <= only),
-                                      others=tuple(r for r in full.others if r.fact in only), only=only)
-            else:
-                found = self._make_scope(systems, topics)
-            store[key] = found
+        found = self.kept.scopes.get(key)
+        if found is not None:
+            return found
+        if only is not None:
+            full = self.scope_of(systems, topics)
+            patterns = {k: [c for c in cases if only.issuperset(r.fact for r in c[1])]
+                        for k, cases in full.patterns.items()}
+            found = full._replace(patterns={k: cases for k, cases in patterns.items() if cases},
+                                  others=tuple(r for r in full.others if r.fact in only), only=only)
+        else:
+            facts = frozenset(r.fact for r in self.rules if r.system in systems
+                              and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in topics))
+            patterns: dict = {}  # (system, pattern) → its cases: a name two systems share is two patterns
+            for position, ((pattern, _), rules) in enumerate(self.cases.items()):
+                rules = tuple(r for r in rules if r.fact in facts)
+                if rules:
+                    patterns.setdefault((rules[0].system, pattern), []).append((position, rules))
+            found = ReadingScope(facts, patterns, tuple(r for r in self.others if r.fact in facts))
+        self.kept.scopes[key] = found
         return found
-
-    def _make_scope(self, systems: tuple, topics: frozenset) -> ReadingScope:
-        """In scope: a rule of a system the chart has, with no topic or one the reading covers (the topic asked
-        or one it is a case of; every topic when the reading asks ALL_TOPICS)."""
-        facts = frozenset(r.fact for r in self.rules if r.system in systems
-                          and (self.rule_topic[r.fact] is None or self.rule_topic[r.fact] in topics))
-        cases = [Case(pattern, tuple(r for r in rules if r.fact in facts), frozenset())
-                 for (pattern, _), rules in self.cases.items()]
-        cases = tuple(c._replace(facts=frozenset(r.fact for r in c.rules)) for c in cases if c.rules)
-        here: dict = defaultdict(list)  # the cases pattern_here(P) reads the palaces of, by (system, P)
-        for case in cases:
-            here[(case.rules[0].system, case.pattern)].append([(r, self.compiled[r.fact]) for r in case.rules])
-        return ReadingScope(facts, cases, dict(here), tuple(r for r in self.others if r.fact in facts))
 
     def ask(self, checks: set) -> dict:
         """Every ground check → its witness hops (None when it does not hold), in one backend call."""
-        order, paths, facts = check_params(checks)
-        rows = self.backend.run("rule_checks", paths=paths, facts=facts, variants=self.variants) if order else []
-        fresh = dict.fromkeys(order)
-        fresh.update((order[r["id"]], Hops(r["hops"])) for r in rows)
-        return fresh
+        return ask_checks(self.backend, checks, self.variants)
 
     def answers(self, checks: set = frozenset()) -> Answers:
         """A reading's answers: the book's (none on a live reader), then the backend's to *checks* the book does not
@@ -146,24 +123,20 @@ class Reader:
         those fact ids (``find``), *lore* adds the kin / stages / vigour / relations readings; *lessons*: the
         reading option of the places a 神煞 is read at (``core``, the default, or ``all``: lore.LESSONS)."""
         lessons = checked_lessons(lessons)
-        topic_id = self.topic_id(topic)
         self.kept.start()
-        self.made.start()
-        b = chart_bindings(chart, self.lex, self.seasons)
-        ctx, scope = self._context(b, topic_id)
-        if only is not None:
-            scope = self.scope_of(b.systems, ctx.topics, frozenset(only))
-        evaluator = self.evaluator_now(only)
-        lore_asked = lore_checks(self, b) if lore else {}  # (no checks without a Liu Ren day stem)
-        early_rows = self._ask_relations(b, topic_id) if lore and evaluator is self.evaluators["batched"] else None
-        done = evaluator.run(ctx, scope, set(lore_asked.values()))
-        findings = done.findings
-        counts = {"rules_in_scope": len(scope.facts), "rules_tried": done.tried, "checks": done.checks,
-                  "out_of_scope": len(self.rules) - len(scope.facts)}
-        if lore:
-            relations = early_rows.result() if early_rows else self._relations(b, topic_id)
-            findings = findings + self._lore_findings(b, topic_id, done.answers, lore_asked, relations, lessons)
-        return {**self._reading(chart, b, topic_id, findings, counts, trail), "options": {"lessons": lessons}}
+        rd = Reading(self, chart, self.topic_id(topic), None if only is None else frozenset(only))
+        b, evaluator = rd.bindings, self.evaluator_now(only)
+        lore_asked = lore_checks(self, b) if lore else []
+        early_rows = self._ask_relations(b, rd.topic) if lore and evaluator is self.evaluators["batched"] else None
+        findings, tried, checks = evaluator.run(rd, {c for _, checks in lore_asked for c in checks.values()})
+        counts = {"rules_in_scope": len(rd.scope.facts), "rules_tried": tried, "checks": checks,
+                  "out_of_scope": len(self.rules) - len(rd.scope.facts)}
+        if lore:  # the kin / stages / vigour, 刑 沖 破 害 合, 神煞 (at the places *lessons* names) and 類神 findings
+            among, rows = early_rows.result() if early_rows else self._relations(b, rd.topic)
+            findings = findings + with_options(
+                lore_findings(self, b, rd.answers, lore_asked) + relation_findings(self, b, among)
+                + shensha_findings(self, b, rows, lessons) + leixiang_findings(self, b, rd.topic, rows), b)
+        return {**self._reading(chart, b, rd.topic, findings, counts, trail), "options": {"lessons": lessons}}
 
     def test(self, chart: dict, when: str, *, topic: str | None = None, system: str | None = None) -> dict:
         """Whether a condition written in the vocabulary holds in a chart, with the walks that decided it
@@ -172,21 +145,11 @@ class Reader:
         call, system = parse_condition(when, schema=self.data_schema, index=self.lex.index,
                                        system_hint=system or "liuren", vocab=self.vocab)
         self.kept.start()
-        b = chart_bindings(chart, self.lex, self.seasons)
-        ctx, scope = self._context(b, self.topic_id(topic))
-        self.made.start()
-        ok, wits, where = self.evaluator_now().run(ctx, scope, condition=compile_condition(call, self.vocab,
-                                                                                            system)).tested
+        rd = Reading(self, chart, self.topic_id(topic))
+        (ok, wits, where), _, _ = self.evaluator_now().run(rd, condition=compile_condition(call, self.vocab, system))
         return {"holds": ok, "walks": [witness_walk(w, self.props) for w in wits], "where": where, "system": system}
 
     # ---- the reading's JSON and its lore --------------------------------------------------------
-    def _lore_findings(self, b, topic_id, answers, lore: dict, relations: tuple, lessons: str) -> list[dict]:
-        """The kin / stages / vigour, 刑 沖 破 害 合, 神煞 (at the places *lessons* names) and 類神 findings, with
-        the school options."""
-        among, rows = relations
-        return with_options(lore_findings(self, b, answers, lore) + relation_findings(self, b, among)
-                            + shensha_findings(self, b, rows, lessons) + leixiang_findings(self, b, topic_id, rows), b)
-
     def _reading(self, chart: dict, b, topic_id, findings: list, counts: dict, trail: bool) -> dict:
         """The reading's JSON from its findings."""
         counts["findings"] = len(findings)
@@ -212,12 +175,6 @@ class Reader:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="leishen-relations")
         return self._pool.submit(self._relations, b, topic_id)
-
-    def slot_concepts(self, ctx: Context) -> dict:
-        """Concept nodes that stand for a chart slot (Concept:日干 …) → the slot's bound value."""
-        slots = ctx.bindings.slots
-        return {cid: slots[name] for name, cid in self.slot_concept_ids.items()
-                if name in slots and isinstance(slots[name].value, str)}
 
 
 __all__ = ["Reader", "TopicError", "tally"]

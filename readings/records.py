@@ -96,9 +96,18 @@ class RuleResult(NamedTuple):
     """A REQUIRES rule of a pattern's case that held, with its witnesses and the scope instances it held in."""
 
     rule: object
-    holds: bool
     witnesses: list
     where: list
+
+
+def ask_checks(backend, checks, variants: bool) -> dict:
+    """Every ground check → its witness hops (None when it does not hold), asked of *backend* in one call of the
+    named query ``rule_checks`` (*variants*: the rows kept as variants of the text hold too)."""
+    order, paths, facts = check_params(checks)
+    rows = backend.run("rule_checks", paths=paths, facts=facts, variants=variants) if order else []
+    found = dict.fromkeys(order)
+    found.update((order[r["id"]], Hops(r["hops"])) for r in rows)
+    return found
 
 
 def check_params(checks) -> tuple[list, list[dict], list[dict]]:
@@ -114,22 +123,3 @@ def check_params(checks) -> tuple[list, list[dict], list[dict]]:
             facts.append({"id": i, "relation": c.relation, "subject": c.subject, "object": c.object, "role": c.role,
                           "value": c.value, "via_types": [t for t, _ in c.via], "via_dirs": [d for _, d in c.via]})
     return order, paths, facts
-
-
-class FactGroup(NamedTuple):
-    """The kin / stages / vigour checks of one transmission: *key* (slot, day stem, branch, season); *checks*:
-    (query, slot, value) → check."""
-
-    key: tuple
-    checks: dict
-
-
-class LoreChecks(dict):
-    """The lore readings' checks of a reading: (query, slot, value) → the ground check that decides it, and
-    ``groups``: the :class:`FactGroup` of each transmission they come from."""
-
-    __slots__ = ("groups",)
-
-    def __init__(self):
-        super().__init__()
-        self.groups: tuple = ()

@@ -35,12 +35,6 @@ def standard_tables(facts) -> dict[str, dict]:
     return out
 
 
-def default_facts() -> list:
-    """The facts of the default graph (:func:`leishen.loaders.build.build_graph`, kept in the process)."""
-    from leishen.loaders.build import build_graph
-    return build_graph().facts
-
-
 def tables_on(chart: dict) -> bool:
     """Whether the chart's reading uses the standard tables: its Liu Ren (or Qimen) option ``standard_tables``
     is not ``off``."""

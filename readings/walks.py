@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 from leishen.loaders.records import Fact
+from leishen.readings.cache import keep
 from leishen.readings.records import GraphWitness, QualifierWitness, WalkWitness
 
 
@@ -108,35 +109,19 @@ class Pieces:
         self.props, self.kept = props, kept
 
     def piece(self, w, key) -> Piece:
-        """The piece of witness *w* whose key is *key* (made the first time)."""
-        store = self.kept.pieces
-        found = store.get(key)
-        if found is None:
-            found = store[key] = Piece(witness_walk(w, self.props), key)
-        return found
+        """The piece of witness *w* whose key is *key*."""
+        return keep(self.kept.pieces, key, lambda: Piece(witness_walk(w, self.props), key))
 
     def hop(self, fact: Fact, forward: bool = True) -> dict:
         """The fact's own edge as a hop (its qualifiers parsed once)."""
-        store, key = self.kept.pieces, ("hop", fact.id, forward)
-        found = store.get(key)
-        if found is None:
-            found = store[key] = fact_hop(fact, forward)
-        return found
+        return keep(self.kept.pieces, ("hop", fact.id, forward), fact_hop, fact, forward)
 
     def node(self, node_id) -> dict:
         """A path node without a slot."""
-        store, key = self.kept.pieces, ("node", node_id)
-        found = store.get(key)
-        if found is None:
-            found = store[key] = node_json(node_id, self.props)
-        return found
+        return keep(self.kept.pieces, ("node", node_id), node_json, node_id, self.props)
 
     def meaning(self, node: dict) -> dict | None:
         """The meaning of the node a path ends at (None for a value)."""
-        if "node" not in node:
-            return None
-        store, key = self.kept.pieces, ("meaning", node["node"]["id"])
-        found = store.get(key)
-        if found is None:
-            found = store[key] = meaning(key[1], self.props)
-        return found
+        found = node.get("node")
+        return None if found is None else keep(self.kept.pieces, ("meaning", found["id"]), meaning, found["id"],
+                                                self.props)

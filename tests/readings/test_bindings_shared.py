@@ -1,8 +1,7 @@
-"""Charts share Bounds and bound sections (readings.bindings.Shared) without changing a binding: on
-random computed charts and typed-in variants of them (one field changed, a field dropped, a hosted
-field added, a list where nothing is read), the bindings made with the reader's warm tables equal,
-slot for slot and in order, the bindings made with tables that keep nothing; each Bindings keeps its
-own lists and maps (the tables are the reader's ``bounds`` store, readings/cache.py)."""
+"""Charts share bound sections (readings.bindings._section) without changing a binding: on random computed
+charts and typed-in variants of them (one field changed, a field dropped, a hosted field added, a list where
+nothing is read), the bindings made with the reader's warm ``sections`` store (readings/cache.py) equal, slot for
+slot and in order, the bindings made with no store; each Bindings keeps its own lists and maps."""
 
 from __future__ import annotations
 
@@ -11,8 +10,7 @@ import random
 
 import leishen
 from leishen.service.book import reader
-from leishen.readings.bindings import Lexicon, chart_bindings
-from leishen.readings.cache import Kept
+from leishen.readings.bindings import chart_bindings
 
 from fired import random_moments
 
@@ -56,23 +54,20 @@ def _variants(chart: dict, rng: random.Random) -> list[dict]:
 
 def test_shared_bindings_equal_bindings_made_anew():
     r = reader()
-    nothing = Kept()
-    nothing.switch_off("bounds")
-    plain = Lexicon(r.data.nodes, nothing)
     rng = random.Random(3)
     charts = [leishen.chart(m) for m in random_moments(160, seed=21)]
     charts += [v for c in charts[:30] for v in _variants(c, rng)]
     rng.shuffle(charts)
     for chart in charts + charts[::3]:  # the second time, every section is found in the tables
-        nothing.start()  # (as before a reading: the store switched off is emptied)
-        assert _layout(chart_bindings(chart, r.lex, r.seasons)) == _layout(chart_bindings(chart, plain, r.seasons))
-    assert len(r.kept.stores["bounds"]) > len(nothing.stores["bounds"])
+        kept = chart_bindings(chart, r.lex, r.seasons, r.kept.sections)
+        assert _layout(kept) == _layout(chart_bindings(chart, r.lex, r.seasons))
+    assert r.kept.sections
 
 
 def test_each_bindings_has_its_own_lists_and_maps():
     r = reader()
     chart = leishen.chart("2026-12-01T10:00+09:00")
-    first, again = chart_bindings(chart, r.lex, r.seasons), chart_bindings(chart, r.lex, r.seasons)
+    first, again = (chart_bindings(chart, r.lex, r.seasons, r.kept.sections) for _ in range(2))
     assert _layout(first) == _layout(again) and first.slots is not again.slots
     for scope in ("課", "傳", "位", "宮", "年盤"):
         assert first.scopes[scope] == again.scopes[scope] and first.scopes[scope] is not again.scopes[scope]
@@ -80,4 +75,4 @@ def test_each_bindings_has_its_own_lists_and_maps():
         assert getattr(first, part) and getattr(first, part) is not getattr(again, part)
     first.scopes["宮"].clear()
     first.above.clear()
-    assert _layout(chart_bindings(chart, r.lex, r.seasons)) == _layout(again)
+    assert _layout(chart_bindings(chart, r.lex, r.seasons, r.kept.sections)) == _layout(again)

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 import leishen
 from leishen.cli.main import main
 from leishen.service.book import reader
-from leishen.readings.bindings import chart_bindings, nayin_phase
+from leishen.readings.bindings import chart_bindings
+from leishen.readings.standard import nayin_names
 
 NIGHT, NOON = "2024-02-10T01:30+08:00", "2024-02-10T12:00+08:00"
 
@@ -39,7 +40,7 @@ def _names(walk: list) -> list:
 
 
 def test_the_nayin_phase_is_lunar_pythons_last_character():
-    assert [nayin_phase(p) for p in ("甲子", "丙寅", "甲辰", "庚午", "乙丑", "壬戌")] == ["金", "火", "火", "土", "金", "水"]
+    assert [nayin_names()[p][-1] for p in ("甲子", "丙寅", "甲辰", "庚午", "乙丑", "壬戌")] == ["金", "火", "火", "土", "金", "水"]
 
 
 def test_each_pillar_binds_its_nayin_chained_from_the_stem_slot(r, night):

@@ -1,4 +1,4 @@
-"""One door (issue #37, item 3): readings/ imports no backend, and no door makes a Reader of its own — every
+"""One door (issue #37, item 3): readings/ imports no backend, and no door makes a Reader or a Reading of its own — every
 reader is made by leishen.service.book and reached through leishen.service.readings."""
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ def test_readings_imports_no_backend():
 
 @pytest.mark.parametrize("folder", DOORS)
 def test_no_door_makes_a_reader_of_its_own(folder):
-    """A door names no Reader class: it asks leishen.service.readings (reader_for, served_reader) for one."""
+    """A door names no Reader or Reading class: it asks leishen.service.readings (reader_for, served_reader, read)."""
     for path in sorted((ROOT / folder).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call):
                 name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
-                assert name != "Reader", f"{path.relative_to(ROOT)}:{node.lineno} makes a Reader"
+                assert name not in ("Reader", "Reading"), f"{path.relative_to(ROOT)}:{node.lineno} makes a {name}"
 
 
 def test_the_served_reader_is_frozen_once_warm():
