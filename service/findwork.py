@@ -127,10 +127,12 @@ def dead_workers(pool: ProcessPoolExecutor) -> str:
 
 @contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Ctrl-C held back in this thread while worker processes are forked and given their work: a pool interrupted
-    half-started cannot be shut down, and a worker, born with this thread's signal mask, has SIGINT blocked until
-    :func:`_worker_start` ignores it."""
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    """Ctrl-C held back in the main thread while worker processes are forked and given their work: a pool
+    interrupted half-started cannot be shut down, and a worker, born with this thread's signal mask, has SIGINT
+    blocked until :func:`_worker_start` ignores it. Outside the main thread nothing is held (the main thread takes
+    the signal and Python runs its handler there)."""
+    main = threading.current_thread() is threading.main_thread()  # Python runs its handlers there only
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT} if main else set())
     try:
         yield
     finally:
