@@ -100,27 +100,28 @@ def spread(work: Work, every: list[datetime], reader=None, jobs: int = 1, execut
         yield from ((part[-1], len(part), work.task.judged(reader, part)) for part in parts)
         return
     with ExitStack() as leaving:
-        executors, sent = workers(jobs, executor, leaving), []
+        executors, sent, known = workers(jobs, executor, leaving), [], {}
         with interrupts_held():
             for k, run in runs(parts, len(executors)):
                 future = executors[k].submit(work, run)
                 leaving.callback(future.cancel)
-                sent.append((run, executors[k], future))
-        for run, pool, future in sent:
+                sent.append((run, future))
+                known.update(getattr(executors[k], "_processes", None) or {})  # (a broken pool may drop its own)
+        for run, future in sent:
             try:
                 found = future.result()
             except BrokenProcessPool:
-                raise FindError(f"jobs: {dead_workers(pool)} stopped before it sent its hits; the find is abandoned "
+                raise FindError(f"jobs: {dead_workers(known)} stopped before it sent its hits; the find is abandoned "
                                 f"at {run[0][0].isoformat()} (try again, with fewer --jobs if memory is short)",
                                 "jobs") from None
             yield from ((part[-1], len(part), hits) for part, hits in zip(run, found))
 
 
-def dead_workers(pool: ProcessPoolExecutor) -> str:
-    """The processes of *pool* (broken) that have stopped, as words: each pid and its signal or exit code."""
-    for process in pool._processes.values():
+def dead_workers(processes: dict) -> str:
+    """The worker *processes* (pid → process) that have stopped, as words: each pid and its signal or exit code."""
+    for process in processes.values():
         process.join(WATCH)  # (a moment for it to be reaped)
-    ended = {pid: p.exitcode for pid, p in pool._processes.items() if p.exitcode}
+    ended = {pid: p.exitcode for pid, p in processes.items() if p.exitcode}
     return ", ".join(f"worker process pid {pid} ({f'signal {-code}' if code < 0 else f'exit code {code}'})"
                      for pid, code in ended.items()) or "a worker process"
 
