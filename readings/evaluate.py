@@ -24,6 +24,7 @@ from leishen.readings.graph_leaf import Graph  # noqa: F401  (registers the grap
 from leishen.readings.pattern_here import PatternHereLeaf  # noqa: F401  (registers pattern_here)
 from leishen.readings.predicates import Arg, Eq  # noqa: F401
 from leishen.readings.protocol import FAIL, Predicate, compile_condition, holds, register  # noqa: F401
+from leishen.readings.reading import at_index, instances_with
 
 AT_SCOPES = ("傳", "宮", "位")  # where ``at`` finds the instance a slot names
 
@@ -190,7 +191,7 @@ class Ranging(Predicate):
         instances binding the local to X (the body fails in every other)."""
         b = ctx.bindings
         if self.lead is not None and not env:
-            return ctx.instances_with(self.scope, *self.lead)
+            return instances_with(ctx, self.scope, *self.lead)
         if self.scope is not None:
             found = b.scopes.get(self.scope, ())
             return [(key, {**env, **local}) for key, local in found] if env else found
@@ -198,7 +199,7 @@ class Ranging(Predicate):
         bound = self.head_arg.bound(env, b)
         if bound is None:
             return []
-        by_name, by_place = ctx.at_index()
+        by_name, by_place = at_index(ctx)
         found = by_name.get(slot.name) if not slot.path else None
         if found is None:
             found = by_place.get(_scope_key(bound.value, b))

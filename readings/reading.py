@@ -1,4 +1,5 @@
-"""One chart's reading: what it holds while its rules are decided, with one memo (issue #37).
+"""One chart's reading: what it holds while its rules are decided, with one memo (issue #37), and the two look-ups
+kept in that memo (:func:`instances_with`, :func:`at_index`).
 
 A :class:`~leishen.readings.read.Reader` makes a :class:`Reading` for each chart it reads (``read``, ``test``,
 ``find``) and hands it to an evaluator (:mod:`leishen.readings.evaluators`); the compiled conditions are evaluated
@@ -42,35 +43,37 @@ class Reading:
         self.concepts = {cid: slots[name] for name, cid in reader.book.slot_concept_ids.items()
                          if name in slots and isinstance(slots[name].value, str)}
 
-    def instances_with(self, scope: str, local: str, values: frozenset) -> list[tuple[str, dict]]:
-        """The instances of a scope whose local slot is bound to one of *values*, in scope order (rules often ask
-        the same)."""
-        asked = (scope, local, values)
-        hit = self.memo.get(asked)
-        if hit is not None:
-            return hit
-        found = self.bindings.scopes.get(scope, ())
-        index = self.memo.get((scope, local))
-        if index is None:
-            index = self.memo[(scope, local)] = {}
-            for i, (_, inst) in enumerate(found):
-                bound = inst.get(local)
-                if bound is not None:
-                    index.setdefault(bound.value, []).append(i)
-        hits = [i for v in values for i in index.get(v, ())]
-        hit = self.memo[asked] = [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
-        return hit
 
-    def at_index(self) -> tuple[dict, dict]:
-        """The instances ``at`` names: (transmission name → instance, palace or earth position → the first
-        instance of 宮, then 位, keyed by it)."""
-        found = self.memo.get("at")
-        if found is None:
-            scopes = self.bindings.scopes
-            by_name = {key: (key, local) for key, local in scopes.get("傳", ())}
-            by_place: dict = {}
-            for scope in ("宮", "位"):
-                for key, local in scopes.get(scope, ()):
-                    by_place.setdefault(key, (key, local))
-            found = self.memo["at"] = (by_name, by_place)
-        return found
+def instances_with(reading: Reading, scope: str, local: str, values: frozenset) -> list[tuple[str, dict]]:
+    """The instances of a scope whose local slot is bound to one of *values*, in scope order (rules often ask
+    the same), kept in *reading*'s memo."""
+    asked = (scope, local, values)
+    hit = reading.memo.get(asked)
+    if hit is not None:
+        return hit
+    found = reading.bindings.scopes.get(scope, ())
+    index = reading.memo.get((scope, local))
+    if index is None:
+        index = reading.memo[(scope, local)] = {}
+        for i, (_, inst) in enumerate(found):
+            bound = inst.get(local)
+            if bound is not None:
+                index.setdefault(bound.value, []).append(i)
+    hits = [i for v in values for i in index.get(v, ())]
+    hit = reading.memo[asked] = [found[i] for i in (sorted(hits) if len(hits) > 1 else hits)]
+    return hit
+
+
+def at_index(reading: Reading) -> tuple[dict, dict]:
+    """The instances ``at`` names: (transmission name → instance, palace or earth position → the first
+    instance of 宮, then 位, keyed by it), kept in *reading*'s memo."""
+    found = reading.memo.get("at")
+    if found is None:
+        scopes = reading.bindings.scopes
+        by_name = {key: (key, local) for key, local in scopes.get("傳", ())}
+        by_place: dict = {}
+        for scope in ("宮", "位"):
+            for key, local in scopes.get(scope, ()):
+                by_place.setdefault(key, (key, local))
+        found = reading.memo["at"] = (by_name, by_place)
+    return found
