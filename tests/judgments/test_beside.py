@@ -47,8 +47,9 @@ def test_the_object_names_liu_ren_implements_colours_and_creatures_beside(judged
 
 def test_wealth_and_illness_name_the_kin_and_stages_beside(judged):
     _, js = judged("2027-10-03T22:00+08:00", "求財")
-    assert {(b["meaning"]["zh"], tuple(b["src"])) for b in js["求財"]["beside"]} >= {
-        ("財利", ("000:27",)), ("傷財", ("000:31",)), ("遺失", ("002:27",)), ("失物", ("002:119",))}
+    assert {(b["meaning"]["zh"], tuple(b["src"])) for b in js["求財"]["beside"]} == {
+        ("財利", ("000:27",)), ("傷財", ("000:31",)), ("遺失", ("002:27",)), ("失物", ("002:119",)),
+        ("財物", ("002:99",)), ("珍寶", ("002:99",)), ("遷官進財", ("002:111",))}
     _, js = judged("2027-10-03T22:00+08:00", "疾病")
     assert {b["meaning"]["zh"] for b in js["疾病"]["beside"]} >= {"疾病", "喪亡", "膽"}
 
