@@ -121,9 +121,8 @@ def dead_workers(processes: dict) -> str:
     """The worker *processes* (pid → process) that have stopped, as words: each pid and its signal or exit code."""
     for process in processes.values():
         process.join(WATCH)  # (a moment for it to be reaped)
-    ended = {pid: p.exitcode for pid, p in processes.items() if p.exitcode}
     return ", ".join(f"worker process pid {pid} ({f'signal {-code}' if code < 0 else f'exit code {code}'})"
-                     for pid, code in ended.items()) or "a worker process"
+                     for pid, p in processes.items() if (code := p.exitcode)) or "a worker process"
 
 
 @contextmanager
