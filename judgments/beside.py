@@ -97,7 +97,7 @@ def seen_in_lessons(f: dict, places: frozenset) -> bool:
 
 
 def beside_of(topic_id: str, beside_names: frozenset, reading: dict, shown: set) -> list[dict]:
-    """The findings named beside a topic's judgment, each once by meaning: those of the topics read beside
+    """The findings named beside a topic's judgment, each once by meaning and line: those of the topics read beside
     (*beside_names*) and the general ones its beside.csv rows name, that hold and are seen in the lessons or
     transmissions; *shown*: finding ids the judgment already names. Each as {finding, meaning, polarity, src,
     topic (the beside topic's name, None for a general line), at (the chart's names on its path)}."""
@@ -115,7 +115,7 @@ def beside_of(topic_id: str, beside_names: frozenset, reading: dict, shown: set)
         row = None if topic else next((r for r in rows if r.names(f)), None)
         if (topic in beside_names or row is not None) and f.get("certainty") == "holds" and f["id"] not in shown \
                 and seen_in_lessons(f, places(row.seen_at) if row else default):
-            key, at = (f["meaning"].get("zh"), f["polarity"]), chart_names(f)
+            key, at = (f["meaning"].get("zh"), f["polarity"], tuple(f["src"])), chart_names(f)  # each line's own
             if len(at) > len(meanings.get(key, {"at": at})["at"]) or key not in meanings:  # the fullest path
                 meanings[key] = {"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
                                  "src": list(f["src"]), "topic": topic, "at": at}
