@@ -143,7 +143,7 @@ def switch_off(name: str, r):
             switch_off(each, r)
     elif name == "none":
         pass
-    elif name in SERVER_ONLY and not r.cache:
+    elif name in SERVER_ONLY and (r.live if hasattr(r, "kept") else not r.cache):  # (before #37: Reader.cache)
         pass
     elif name == "index":
         r.requires_index.candidates = lambda present: list(r.requires)
