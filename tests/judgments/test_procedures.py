@@ -95,6 +95,16 @@ def test_taste_only_of_food(judged_all):
         assert edible or (by_name["五味"]["status"] == "not asked" and not by_name["五味"]["answer"])
 
 
+def test_one_shape_by_the_first_clause(judged_all, reader):
+    """射覆's 形狀 is decided by 002:171's first clause (the 用's 孟仲季: 圓 方 碎並尖) alone; what the vigour
+    clause and 002:183 give is named as also, never beside it as a second answer (issue #41 item 7)."""
+    first = {"圓", "方", "碎並尖"}
+    for reading, judgments in judged_all:
+        shape = next(f for f in next(x for x in judgments if x["topic"] == "射覆")["facets"] if f["facet"] == "形狀")
+        assert shape["status"] == "decided" and {a["value"] for a in shape["answer"]} <= first, reading["moment"]
+        assert all(set(a["src"]) == {"002:171"} for a in shape["answer"]), reading["moment"]
+
+
 def test_travel_and_illness_read_the_duty_gate(judged_all):
     for reading, judgments in judged_all:
         for j in judgments:
