@@ -136,6 +136,24 @@ def test_tianshi_soon_or_late_003_55(judged):
     assert len(seen) >= 3
 
 
+def test_tianshi_fine_by_the_season_003_19(judged):
+    """003:19's fine signs (秋 坤艮 日光, 夏 一八局 日暉, 冬 四七八局 好天) and its overcast ones (一六七局 陰滯,
+    值符蓬芮 陰雲) answer 晴否: after 003:51's 天輔 天英 (when they say nothing) every line's sign decides alike, so
+    the 003:19 signs are among the facet's deciding findings — 晴 or 不晴, or 未定 beside a sign of the other
+    answer — never dropped to "also holds"."""
+    signs, seen = {"日光", "日暉", "好天", "陰滯", "陰雲"}, set()
+    for moment in moments(120, 19):
+        reading, js = judged(moment, "天時")
+        found = {f["id"]: f["meaning"]["zh"] for f in reading["findings"] if "003:19" in f["src"]
+                 and f["certainty"] == "holds" and f["meaning"]["zh"] in signs}
+        f = facet(js["天時"], "晴否")
+        by_003_51 = any("003:51" in a["src"] for a in f["answer"] + (f["conflict"] or []))
+        if found and not by_003_51:
+            assert set(found) <= set(f["findings"]) and f["status"] in ("decided", "未定"), moment
+            seen |= set(found.values())
+    assert {"日光", "日暉", "陰滯"} <= seen, seen
+
+
 DIG_NUMBERS = {"傷門": {"三"}, "杜門": {"四"}, "休門": {"一", "六"}, "生門": {"七", "八"}, "景門": {"三", "九"},
                "死門": {"二"}, "驚門": {"二", "七"}, "開門": {"六"}}  # 003:119, by the 值使 gate
 # 死門's 三 (芮禽死使二三連) and 開門's 九 (開心六九) are kept as flagged variants of the text (probably corrupt:
