@@ -12,7 +12,7 @@ import pytest
 
 import leishen
 from leishen.judgments import judge
-from leishen.judgments.procedures import check_procedures, procedure_of
+from leishen.judgments.procedures import check_procedures, procedure_of, procedure_table
 from leishen.judgments.tables import facet_table
 from leishen.judgments.timing import dated_events
 from tests.judgments.conftest import moments
@@ -129,18 +129,23 @@ def test_no_good_verdict_while_a_decisive_ill_line_holds(judged_all, reader):
                 assert j["verdict"] != "吉", (reading["moment"], j["topic"], [f["id"] for f in decisive])
 
 
-def test_a_rescue_stands_beside_the_ill_of_its_tier(judged_all):
-    """004:35: where 財星化鬼 (4.09.03, decisive) holds beside the same line's 鬼化為財 or 投子舍 必獲成 (rescue rows),
-    得否 is 未定 naming both; a rescue never decides 吉 over a tier above it."""
-    seen = 0
+def test_a_rescue_stands_beside_the_ill_of_its_tier(judged_all, reader):
+    """004:35 and 004:103: where a decisive 凶 of a tier holds (財星化鬼 4.09.03; 宅若傷人 住不得 4.26.05) beside a
+    ``rescue`` row of that tier (鬼化為財 or 投子舍 必獲成; 值符從中作生授 福神到堂 4.26.07), the facet is 未定
+    naming both; a rescue never decides 吉 over a tier above it. Every rescue row of the table is met."""
+    rescues = {(topic, name): proc for (topic, name), proc in procedure_table().items() if proc.rescues}
+    seen = set()
     for reading, judgments in judged_all:
         items = {(f.get("rule") or {}).get("item") for f in reading["findings"] if f.get("certainty") == "holds"}
-        j = next(x for x in judgments if x["topic"] == "求財")
-        f = next(x for x in j["facets"] if x["facet"] == "得否")
-        if "4.09.03" in items and items & {"4.09.04", "4.09.06"}:
-            seen += 1
-            assert f["status"] == "未定" and {a["value"] for a in f["conflict"]} == {"吉", "凶"}, reading["moment"]
-    assert seen, "a chart where 財星化鬼 and its rescue hold together was met"
+        for (topic, name), proc in rescues.items():
+            j = next(x for x in judgments if x["topic"] == reader.props[topic]["name"])
+            f = next(x for x in j["facets"] if x["facet"] == name)
+            ill = {i for i, (tier, role, _) in proc.tiers.items() if role == "decisive"
+                   and any(tier == proc.rescue_tier(r) for r in proc.rescues)}
+            if items & ill and items & proc.rescues:
+                seen |= items & proc.rescues
+                assert f["status"] == "未定" and {a["value"] for a in f["conflict"]} == {"吉", "凶"}, reading["moment"]
+    assert seen == set().union(*(p.rescues for p in rescues.values())), seen
 
 
 def test_every_judgment_has_a_summary_in_three_languages(judged_all):
