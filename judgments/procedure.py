@@ -145,7 +145,7 @@ def _read_first(god) -> tuple:
 
 def set_aside(found: TopicFindings, info: dict, gods: list) -> dict[str, dict]:
     """finding id → the finding that sets it aside: a rescue / reversal of its row, or the 專看 初傳 method
-    that drops the middle and last transmissions (002:151)."""
+    that drops the middle and last transmissions (002:151), save a line that reads the transmissions itself."""
     out = {}
     if found.modifiers:  # the findings of table rows, with their FactInfo, only when a rescue or reversal holds
         rows = [(f, info[fact]) for f in found.all if (fact := f["rule"]["fact"]) in info]
@@ -155,9 +155,18 @@ def set_aside(found: TopicFindings, info: dict, gods: list) -> dict[str, dict]:
             by = found.by_id[god.finding]
             for f in found.all:
                 path = f.get("path") or ()
-                if f["system"] == god.system and path and path[0].get("slot") in TRANSMISSIONS_DROPPED:
+                if f["system"] == god.system and path and path[0].get("slot") in TRANSMISSIONS_DROPPED \
+                        and not reads_the_transmissions(f):
                     out.setdefault(f["id"], by)
     return out
+
+
+def reads_the_transmissions(f: dict) -> bool:
+    """Whether a finding held in the scope 傳 (every scope instance its id names is a transmission): a line that
+    reads the three transmissions itself (002:183 發用日辰俱入傳, 002:167 傳空加日), which 中末總棄 does not set
+    aside."""
+    _, _, where = f["id"].partition("@")
+    return bool(where) and set(where.split("/")) <= {"初傳", *TRANSMISSIONS_DROPPED}
 
 
 def ranked(found: TopicFindings, answering: list) -> list:

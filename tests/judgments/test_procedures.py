@@ -105,6 +105,23 @@ def test_one_shape_by_the_first_clause(judged_all, reader):
         assert all(set(a["src"]) == {"002:171"} for a in shape["answer"]), reading["moment"]
 
 
+def test_lines_that_read_the_transmissions_are_not_dropped(judged_all):
+    """002:151's 中末總棄 sets aside the 射覆 findings read at the 中傳 and 末傳, but not a line that reads the three
+    transmissions itself (002:183 發用日辰俱入傳 → 有表裡, 002:167 傳空加日): where it holds, 表裡 is decided by it."""
+    seen = 0
+    for reading, judgments in judged_all:
+        j = next(x for x in judgments if x["topic"] == "射覆")
+        aside = {o["finding"] for o in j.get("overridden") or ()}
+        whole = [f for f in reading["findings"] if f["certainty"] == "holds" and f["topic"] == "射覆"
+                 and (f["rule"] or {}).get("item") == "002-S36.SF-56a"]
+        assert not aside & {f["id"] for f in whole}, reading["moment"]
+        if whole:
+            seen += 1
+            inside = next(f for f in j["facets"] if f["facet"] == "表裡")
+            assert inside["status"] == "decided" and {f["id"] for f in whole} & set(inside["findings"]), reading["moment"]
+    assert seen
+
+
 def test_travel_and_illness_read_the_duty_gate(judged_all):
     for reading, judgments in judged_all:
         for j in judgments:
