@@ -16,9 +16,9 @@ MENDED = [
      "休囚刑剋 (002:155): 丁酉 day, 用 丑 休 in autumn, punished by 未 (the 寄宮 of 丁), nothing else punishes or "
      "overcomes it (before: never, the stem itself has no 刑); 辛巳 day, 用 丑 休 beside 戌 (丑 punishes 戌, not "
      "the reverse): no"),
-    ("facts/002/shefu_rules.csv#50", "射覆", "1998-12-02T09:36:00+08:00", "2026-09-04T13:27:00+08:00",
-     "囚死更兼刑剋 (002:167): 癸未 day, 用 戌 囚 in winter, punished by 丑 (the 寄宮 of 癸) only (before: never); "
-     "a 休 用 with no 刑 or 剋 from the day does not count"),
+    ("facts/002/shefu_rules.csv#50", "射覆", "1998-11-30T13:00:00+08:00", "2026-09-04T13:27:00+08:00",
+     "囚死更兼刑剋 (002:167): 辛巳 day in winter, the branch over 子 囚死 (先看子上神, round 14 of audit-5), 用 未 "
+     "punished by 戌 (the 寄宮 of 辛) only (before: never); a 休 用 with no 刑 or 剋 from the day does not count"),
 ]
 
 

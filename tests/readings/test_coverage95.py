@@ -18,7 +18,7 @@ from leishen.service import lore
 FIRES = [
     ("facts/002/shefu_rules.csv#19", "射覆", None, "2026-01-03T03:00+09:00", "", "002:155", "全形新好"),
     ("facts/002/shefu_rules.csv#20", "射覆", None, "2026-01-01T00:00+09:00", "", "002:155", "舊伶仃"),
-    ("facts/002/shefu_rules.csv#50", "射覆", None, "2026-01-01T00:00+09:00", "", "002:167", "死物"),
+    ("facts/002/shefu_rules.csv#50", "射覆", None, "2026-01-01T00:00+09:00", "@Branch:zi", "002:167", "死物"),
     ("facts/002/shefu_rules.csv#92", "射覆", None, "2026-01-01T00:00+09:00", "", "002:179", "死物"),
     ("facts/002/yuejiang_si.csv#16", None, None, "2026-01-10T07:00+09:00", "@Branch:shen", "002:55", "道士"),
     ("facts/002/yuejiang_si.csv#17", None, None, "2026-01-10T07:00+09:00", "@Branch:shen", "002:55", "金"),
