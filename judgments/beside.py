@@ -31,14 +31,14 @@ class BesideRow:
     what: str
     seen_at: tuple
     src: tuple
-    category: str | None = None  # only the rows of this category (002's placements: weather, illness …)
+    category: str | None = None  # only the rows of this category (002's placements: weather, illness …; placement)
     lines: frozenset = frozenset()  # the citations a line or lines row names (002:23-91 → 002:23 … 002:91)
 
     def names(self, f: dict) -> bool:
         """Whether general finding *f* is one this row names."""
         if self.kind == "item":
             return (f.get("rule") or {}).get("item") == self.what
-        return not self.lines.isdisjoint(f["src"]) and (self.category is None or row_category(f) == self.category)
+        return not self.lines.isdisjoint(f["src"]) and self.category in (None, row_category(f), placement(f))
 
 
 def cited_lines(kind: str, what: str) -> frozenset:
@@ -79,6 +79,13 @@ def row_category(f: dict) -> str | None:
         return None
     return (path[-2].get("qualifiers") or {}).get("category") \
         or CATEGORY_OF_LABEL.get((path[-1].get("node") or {}).get("label"))
+
+
+def placement(f: dict) -> str | None:
+    """``placement`` for a finding of a placement row (PLACEMENT_MEANS: 002's 貴人加亥 …), the category a beside
+    row names to take a range's placements alone, not the generals' own matters."""
+    path = f.get("path") or ()
+    return "placement" if len(path) >= 2 and path[-2].get("rel") == "PLACEMENT_MEANS" else None
 
 
 def read_beside(facts: dict, props: dict) -> dict[str, frozenset]:

@@ -293,12 +293,14 @@ def not_asked(facets: list[dict]) -> list[dict]:
 def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, places: dict) -> list[dict]:
     """What else holds for the topic and decides nothing: the topic's weighed findings that are no reason (each
     meaning once), then the general lines named beside every topic (:func:`general_line`: the day's centre star,
-    003:3–11, and the Liu Ren 格局, 000:3–15), which no 004 topic's procedure reads, and the Liu Ren lines of 000
-    read at the judgment's Liu Ren 用神 (:func:`liuren_at_god`; *places*: usegod.god_places)."""
+    003:3–11, and the Liu Ren 格局, 000:3–15), which no 004 topic's procedure reads, the Liu Ren lines of 000
+    read at the judgment's Liu Ren 用神 (:func:`liuren_at_god`; *places*: usegod.god_places) and its 神煞
+    (:func:`shensha_line`)."""
     shown = {r["finding"] for r in reasons} | set(aside)
     out, meanings = [], {(f["meaning"].get("zh"), f["polarity"]) for r in reasons
                          if (f := found.by_id.get(r["finding"])) is not None}  # a reason's meaning is not repeated
-    general = [f for f in reading["findings"] if f.get("topic") is None and (general_line(f) or liuren_at_god(f, places))]
+    general = [f for f in reading["findings"] if f.get("topic") is None
+               and (general_line(f) or liuren_at_god(f, places) or shensha_line(f))]
     for f in [*found.weigh, *general]:  # the general lines named beside every topic: the day star, the 格局
         key = (f["meaning"].get("zh"), f["polarity"])
         if f["id"] not in shown and key not in meanings and f.get("certainty") == "holds":
@@ -322,6 +324,14 @@ def of_000(f: dict) -> bool:
 
 
 GENERAL_LINES = {"003": range(3, 12), "000": range(3, 16)}  # the day's centre star (003:3–11), the 格局 (000:3–15)
+SHENSHA_LINES = range(23, 88)  # 000:23–87: the 神煞, each read for whatever is asked (若問事之人 … 見者, 以X論)
+
+
+def shensha_line(f: dict) -> bool:
+    """A Liu Ren 神煞 of 000:23–87 seen at 干支 三傳 占時 本命: each line reads it for any question asked (000:23
+    若問事之人干支三傳占時本命等處見者), so every topic names it beside its judgment, deciding nothing."""
+    cited = [int(str(c)[4:]) for c in f.get("src") or () if str(c).startswith("000:")]
+    return f["system"] == "liuren" and f.get("query") == "rules" and any(n in SHENSHA_LINES for n in cited)
 
 
 def general_line(f: dict) -> bool:

@@ -36,7 +36,10 @@ def test_weather_and_the_horse_are_named_beside_where_seen(judged):
     _, js = judged("2025-05-20T19:00+08:00", "天時")  # 亥 ridden by 玄武 in the 4th lesson and the 中傳
     assert {(tuple(b["at"]), b["meaning"]["zh"]) for b in js["天時"]["beside"]} >= {(("亥", "玄武"), "雨澤")}
     _, js = judged("2025-05-20T19:00+08:00", "出行")  # 己丑 day: 驛馬 亥, the 中傳
-    assert [(b["at"][0], b["src"]) for b in js["出行"]["beside"]] == [("亥", ["000:59"])]
+    assert [(b["at"][0], b["src"]) for b in js["出行"]["beside"]][0] == ("亥", ["000:59"])
+    placements = [b for b in js["出行"]["beside"][1:]]  # the heavenly generals by placement (002:99–139), no matters
+    assert placements and all(b["src"][0] in {f"002:{n}" for n in range(99, 140, 4)} for b in placements)
+    assert not {b["meaning"]["zh"] for b in placements} & {"遠信", "財物", "田宅", "爭財利"}
 
 
 def test_the_object_names_liu_ren_implements_colours_and_creatures_beside(judged):
@@ -49,7 +52,8 @@ def test_wealth_and_illness_name_the_kin_and_stages_beside(judged):
     _, js = judged("2027-10-03T22:00+08:00", "求財")
     assert {(b["meaning"]["zh"], tuple(b["src"])) for b in js["求財"]["beside"]} == {
         ("財利", ("000:27",)), ("傷財", ("000:31",)), ("遺失", ("002:27",)), ("失物", ("002:119",)),
-        ("財物", ("002:99",)), ("珍寶", ("002:99",)), ("遷官進財", ("002:111",))}
+        ("財物", ("002:99",)), ("珍寶", ("002:99",)), ("遷官進財", ("002:111",)),
+        ("求退官", ("002:99",)), ("火光怪", ("002:103",)), ("喜事", ("002:111",)), ("說事", ("002:115",))}
     _, js = judged("2027-10-03T22:00+08:00", "疾病")
     assert {b["meaning"]["zh"] for b in js["疾病"]["beside"]} >= {"疾病", "喪亡", "膽"}
 

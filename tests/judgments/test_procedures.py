@@ -12,6 +12,7 @@ import pytest
 
 import leishen
 from leishen.judgments import judge
+from leishen.judgments.procedure import shensha_line
 from leishen.judgments.procedures import check_procedures, procedure_of, procedure_table
 from leishen.judgments.tables import facet_table
 from leishen.judgments.timing import dated_events
@@ -120,6 +121,19 @@ def test_lines_that_read_the_transmissions_are_not_dropped(judged_all):
             inside = next(f for f in j["facets"] if f["facet"] == "表裡")
             assert inside["status"] == "decided" and {f["id"] for f in whole} & set(inside["findings"]), reading["moment"]
     assert seen
+
+
+def test_the_liu_ren_signs_are_named_beside_every_topic(judged_all):
+    """000:23: a 神煞 of 000:23–87 seen at 干支 三傳 占時 本命 is read for whatever is asked, so each that holds is
+    named by every topic's judgment (under "also holds", once by meaning), and decides nothing."""
+    for reading, judgments in judged_all:
+        signs = {(f["meaning"].get("zh"), f["polarity"]) for f in reading["findings"] if f["topic"] is None
+                 and f["certainty"] == "holds" and shensha_line(f)}
+        assert signs, reading["moment"]
+        for j in judgments:
+            if j["topic"] in ("出行", "求財", "行人", "科試", "家宅", "疾病", "天時", "射覆"):
+                named = {(a["meaning"].get("zh"), a["polarity"]) for a in j["also"]}
+                assert signs <= named, (reading["moment"], j["topic"], signs - named)
 
 
 def test_travel_and_illness_read_the_duty_gate(judged_all):
