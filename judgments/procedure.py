@@ -329,7 +329,7 @@ SHENSHA_LINES = range(23, 88)  # 000:23–87: the 神煞, each read for whatever
 
 def shensha_line(f: dict) -> bool:
     """A Liu Ren 神煞 of 000:23–87 seen at 干支 三傳 占時 本命: each line reads it for any question asked (000:23
-    若問事之人干支三傳占時本命等處見者), so every topic names it beside its judgment, deciding nothing."""
+    若問事之人 … 見者), so every topic names it beside its judgment, deciding nothing."""
     cited = [int(str(c)[4:]) for c in f.get("src") or () if str(c).startswith("000:")]
     return f["system"] == "liuren" and f.get("query") == "rules" and any(n in SHENSHA_LINES for n in cited)
 
