@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
+from leishen.judgments.timing import tombs
 from leishen.judgments.beside import read_beside
 from leishen.judgments.tables import Answer, Facet, facet_table
 from leishen.readings.topics import TopicError
@@ -50,13 +51,14 @@ class TopicTable:
 @dataclass(frozen=True, slots=True)
 class TopicFacts:
     """What a judgment reads of a reader's tables besides the findings: fact id → Fact, fact id → FactInfo, topic
-    id (None: the general reading) → :class:`TopicTable`, and a topic's zh / ko / en name or id → its topic id
-    (as the reader's own ``topic_id`` gives it)."""
+    id (None: the general reading) → :class:`TopicTable`, a topic's zh / ko / en name or id → its topic id
+    (as the reader's own ``topic_id`` gives it), and the branches' tombs (004:47 投墓)."""
 
     facts: dict
     info: dict
     tables: dict
     topic_ids: dict
+    tombs: dict  # branch name → (the branch its phase's 墓 is at, its src): 004:47 投墓 (judgments.timing.tombs)
 
     def table(self, topic_id) -> TopicTable:
         """The :class:`TopicTable` of a topic id (None: the general reading)."""
@@ -195,7 +197,7 @@ def prepare(reader) -> TopicFacts:
                                       tuple(read_from.get(topic_id, ())), tuple(times.get(topic_id, ())),
                                       beside.get(topic_id, frozenset()))
     info = {fid: fact_info(fact, reader.props) for fid, fact in facts.items()}
-    return TopicFacts(facts, info, tables, _topic_names(reader))
+    return TopicFacts(facts, info, tables, _topic_names(reader), tombs(facts, reader.props))
 
 
 def topic_facts(reader) -> TopicFacts:

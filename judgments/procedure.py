@@ -362,7 +362,7 @@ def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, rea
     verdict, verdict_by = verdict_of(facets, options["verdict_conflict"])
     props = reader.props.get(topic_id, {}) if topic_id else {}
     reasons = reasons_of(gods, facets, found, aside, ranks)
-    when, undated = when_of(table, chart, reader.props, facets, options["timing_stem"], by_id)
+    when, undated = when_of(table, chart, reader.props, facets, options["timing_stem"], by_id, index.tombs)
     out = {"topic": props.get("name"), "names": {"zh": props.get("name"), "ko": props.get("ko"),
                                                  "en": props.get("en")} if topic_id else None,
             "verdict": verdict, "verdict_names": verdict_names(verdict), "verdict_by": verdict_by,

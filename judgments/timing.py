@@ -5,7 +5,8 @@ A TIMES row names what fixes the date: 003:51 the stem of the palace where 天�
 palace. The date is the first day at or after the moment whose day stem is that stem, counted on the engine's
 own day pillar (pure calendar arithmetic: the chart's day pillar and the 60-cycle). A TIMES row dates its event
 only where the event is the judgment's answer (timing.csv), rain by the palaces where it was found; a TIMES row
-whose place the tables cannot compute (004:47 投墓支干, 004:31 財庫) is listed with no date and the text's reason.
+whose place the tables cannot compute (004:31 財庫) is listed with no date and the text's reason; 004:47's return
+is dated where the hour's horse enters its tomb (投墓, 000:43).
 
 003:75: the year's outlook (年景) is read on the chart of the 立春 instant of the year, to the minute."""
 
@@ -43,6 +44,34 @@ def day_with_stem(chart: dict, stem: str, first: int = 0) -> dict:
             return {"date": (date0 + timedelta(days=shift + k)).isoformat(), "pillar": sexagenary_name(start + k),
                     "days": k}
     raise ValueError(f"not a stem: {stem!r}")  # unreachable: ten days hold every stem
+
+
+def day_with_branch(chart: dict, branch: str) -> dict:
+    """The first day at or after the chart's day whose day branch is *branch* (the chart's own day is day 0)."""
+    pillar = chart["pillars"]["day"]
+    for k in range(12):
+        if sexagenary_name(sexagenary_index(pillar) + k)[1] == branch:
+            return {**day_with_stem(chart, sexagenary_name(sexagenary_index(pillar) + k)[0], k), "days": k}
+    raise ValueError(f"not a branch: {branch!r}")  # unreachable: twelve days hold every branch
+
+
+def tombs(facts: dict, props: dict) -> dict[str, tuple[str, tuple]]:
+    """Branch name → (the branch where its phase enters the tomb, the 墓 row's citations): the yang stem of the
+    branch's phase (HAS_ELEMENT, HAS_POLARITY) has its 墓 there (000:43: 甲 未, 丙 戌, 庚 丑, 壬 辰, 戊 戌)."""
+    name = lambda node: props.get(node, {}).get("name")  # noqa: E731
+    rel: dict = {}
+    for f in facts.values():
+        if f.relation in ("HAS_ELEMENT", "HAS_POLARITY") or (f.relation == "LIFE_STAGE"
+                                                            and name(f.qualifier_dict().get("stage")) == "墓"):
+            rel.setdefault((f.relation, f.subject), (f.object, tuple(f"{c.doc}:{c.line}" for c in f.src)))
+    yang = {rel[("HAS_ELEMENT", s)][0]: s for (r, s), (o, _) in rel.items()
+            if r == "HAS_POLARITY" and s.startswith("Stem:") and name(o) == "陽" and ("HAS_ELEMENT", s) in rel}
+    out = {}
+    for (r, branch), (element, _) in rel.items():
+        if r == "HAS_ELEMENT" and branch.startswith("Branch:") and ("LIFE_STAGE", yang.get(element)) in rel:
+            tomb, src = rel[("LIFE_STAGE", yang[element])]
+            out[name(branch)] = (name(tomb), src)
+    return out
 
 
 def _stars(fact, props: dict) -> list[str]:
@@ -114,6 +143,20 @@ def times_entry(fact, chart: dict, props: dict, stem_plate: str = "earth", palac
     return out
 
 
+def tomb_entry(fact, chart: dict, props: dict, tombs_of: dict) -> dict:
+    """The 應期 of a row dated where the hour's horse enters its tomb (004:47 投墓支干定返期): the first day whose
+    branch is the 墓 of the horse's phase (000:43), with the 墓 row's citation beside the line's."""
+    horse = chart["qimen"].get("horse")
+    tomb, src = tombs_of.get(horse, (None, ()))
+    base = {**dated_event(fact, props), "rule": "投墓: the horse's phase enters its tomb", "star": None,
+            "palace": None, "stem": None, "horse": horse}
+    if tomb is None:
+        return {**base, "date": None, "pillar": None, "branch": None,
+                "judgment": "the text names no place the tables can compute"}
+    return {**base, "src": list(dict.fromkeys([*base["src"], *src])), "branch": tomb, "stem_plate": None,
+            **day_with_branch(chart, tomb)}
+
+
 def found_palaces(facets: list[dict], gate_facet: str, by_id: dict) -> list[str]:
     """The palaces (in order, once each) of the findings that decide a facet's answer: where the event an 應期
     row dates was found (the rain by the palace of the star that brings it, 003:55)."""
@@ -150,7 +193,7 @@ NO_TIMING = {"zh": "本占之文不言應期", "ko": "이 점의 글은 응기�
 
 
 def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], stem_plate: str,
-            by_id: dict) -> tuple[list[dict], list[dict]]:
+            by_id: dict, tombs_of: dict | None = None) -> tuple[list[dict], list[dict]]:
     """(the topic's 應期, what is left undated and why). A TIMES row is dated only where the event it dates is
     the judgment's answer (timing.csv): rain by the palaces where the rain was found (where 遲速 is decided, of the
     stars that decide it), with the speed the 遲速 facet gives, a late rain never on the asking day; a row dated by
@@ -180,6 +223,9 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
         if rain and speed:  # 003:55: the stars near or far from the 值符 are the ones whose palaces date the rain
             palaces = found_palaces(facets, "遲速", by_id) or palaces
         first = FIRST_DAY.get(speed, 0) if rain else 0
+        if fact.qualifier_dict().get("date") == "投墓":
+            dated.append({**tomb_entry(fact, chart, props, tombs_of or {}), "speed": None})
+            continue
         for entry in times_entry(fact, chart, props, stem_plate, palaces, first):
             dated.append({**entry, "speed": speed if rain else None})
     return dated, undated

@@ -136,6 +136,29 @@ def test_the_liu_ren_signs_are_named_beside_every_topic(judged_all):
                 assert signs <= named, (reading["moment"], j["topic"], signs - named)
 
 
+TOMB = {"寅": "未", "卯": "未", "巳": "戌", "午": "戌", "申": "丑", "酉": "丑", "亥": "辰", "子": "辰"}  # 000:43
+
+
+def test_the_return_is_dated_where_the_horse_enters_its_tomb(judged_all):
+    """004:47 若使時馬繫日支，投墓 … 定返期: where the hour's horse is the day branch or combines with it, the
+    return is dated on the first day whose branch is the 墓 of the horse's phase (000:43), never elsewhere."""
+    seen = 0
+    for reading, judgments in judged_all:
+        j = next(x for x in judgments if x["topic"] == "行人")
+        held = any((f.get("rule") or {}).get("item") == "4.12.07" and f["certainty"] == "holds"
+                   for f in reading["findings"])
+        dates = [w for w in j["when"] if w["for"]["zh"] == "返期"]
+        if not held:
+            assert not dates, reading["moment"]
+            continue
+        seen += 1
+        horse = reading["chart"]["qimen"]["horse"]
+        (w,) = dates
+        assert w["branch"] == TOMB[horse] == w["pillar"][1] and 0 <= w["days"] < 12, reading["moment"]
+        assert {"004:47", "000:43"} <= set(w["src"]), reading["moment"]
+    assert seen
+
+
 def test_travel_and_illness_read_the_duty_gate(judged_all):
     for reading, judgments in judged_all:
         for j in judgments:
