@@ -159,6 +159,26 @@ def test_the_return_is_dated_where_the_horse_enters_its_tomb(judged_all):
     assert seen
 
 
+def test_a_caution_that_holds_never_leaves_a_clean_good_answer(judged_all, reader):
+    """A ``caution`` or ``first_caution`` row of a facet's procedure (004:43's 反伏 for 求財, 004:55's 值使 for 行人,
+    004:19's 熒入白 反伏 人元休囚 for 科試) that holds beside a 吉 answer makes the facet 未定 naming both: the facet
+    is never decided 吉 while it holds (a ``caution_here`` row counts only at a 用神 and is left out here)."""
+    seen = set()
+    for reading, judgments in judged_all:
+        items = {(f.get("rule") or {}).get("item") for f in reading["findings"] if f.get("certainty") == "holds"}
+        for (topic, name), proc in procedure_table().items():
+            cautions = {i for i, (_, role, _) in proc.tiers.items() if role in ("caution", "first_caution")}
+            if not items & cautions:
+                continue
+            j = next((x for x in judgments if x["topic"] == reader.props[topic]["name"]), None)
+            f = next((x for x in (j or {}).get("facets", ()) if x["facet"] == name), None)
+            if f is not None:
+                seen.add(topic)
+                assert not (f["status"] == "decided" and {a["value"] for a in f["answer"]} == {"吉"}), \
+                    (reading["moment"], topic, name)
+    assert {"Topic:科試", "Topic:求財", "Topic:行人"} <= seen, seen
+
+
 def test_travel_and_illness_read_the_duty_gate(judged_all):
     for reading, judgments in judged_all:
         for j in judgments:
