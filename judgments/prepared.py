@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from leishen.judgments.timing import tombs
 from leishen.judgments.beside import read_beside
 from leishen.judgments.tables import Answer, Facet, facet_table
+from leishen.judgments.timing import tombs
 from leishen.readings.topics import TopicError
 from leishen.judgments.usegod import fact_info, is_method
 

@@ -294,8 +294,8 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, pla
     """What else holds for the topic and decides nothing: the topic's weighed findings that are no reason (each
     meaning once), then the general lines named beside every topic (:func:`general_line`: the day's centre star,
     003:3–11, and the Liu Ren 格局, 000:3–15), which no 004 topic's procedure reads, the Liu Ren lines of 000
-    read at the judgment's Liu Ren 用神 (:func:`liuren_at_god`; *places*: usegod.god_places) and its 神煞
-    (:func:`shensha_line`)."""
+    read at the judgment's Liu Ren 用神 (:func:`liuren_at_god`; *places*: usegod.god_places) and the 神煞 of
+    000:23–87 that hold (:func:`shensha_line`)."""
     shown = {r["finding"] for r in reasons} | set(aside)
     out, meanings = [], {(f["meaning"].get("zh"), f["polarity"]) for r in reasons
                          if (f := found.by_id.get(r["finding"])) is not None}  # a reason's meaning is not repeated

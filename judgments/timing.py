@@ -48,10 +48,10 @@ def day_with_stem(chart: dict, stem: str, first: int = 0) -> dict:
 
 def day_with_branch(chart: dict, branch: str) -> dict:
     """The first day at or after the chart's day whose day branch is *branch* (the chart's own day is day 0)."""
-    pillar = chart["pillars"]["day"]
+    start = sexagenary_index(chart["pillars"]["day"])
     for k in range(12):
-        if sexagenary_name(sexagenary_index(pillar) + k)[1] == branch:
-            return {**day_with_stem(chart, sexagenary_name(sexagenary_index(pillar) + k)[0], k), "days": k}
+        if sexagenary_name(start + k)[1] == branch:
+            return day_with_stem(chart, sexagenary_name(start + k)[0], k)  # (that very day: its stem's first from k)
     raise ValueError(f"not a branch: {branch!r}")  # unreachable: twelve days hold every branch
 
 
