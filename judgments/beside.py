@@ -2,9 +2,9 @@
 reading reads beside (READS_BESIDE in the graph: 家宅 → 宮室 000:107, 疾病 → 臟腑 000:131, 射覆 → 器用 顏色 飛潛動植
 飲食) and the general Liu Ren lines a topic names (``ontology/judgments/beside.csv``: 000:95's weather signs beside
 天時, 000:59's 驛馬 beside 出行 and 行人, 000:23–43's 盜 財 劫 臨官 病 死 beside 求財 科試 疾病, 002's placements by
-category …), each where it stands in a lesson, a transmission, the hour or the natal branch (000:27–59: 干支 三傳 占時
-本命) or at the places its row names. A project reading: the texts do not join the arts, so these lines decide no
-facet and no verdict (docs/judgments.md, "Beside the judgment")."""
+category …), each where it stands over the day stem or branch, in a transmission, the hour or the natal branch
+(000:23–59: 干支 三傳 占時 本命) or at the places its row names. A project reading: the texts do not join the arts,
+so these lines decide no facet and no verdict (docs/judgments.md, "Beside the judgment")."""
 
 from __future__ import annotations
 
@@ -14,9 +14,10 @@ from functools import lru_cache
 
 from leishen.judgments.tables import JudgmentTableError, _rows, _src
 
-#: the Liu Ren places a line named beside a judgment is seen at unless its row names others: the four lessons'
-#: uppers, the transmissions, the hour and the natal branch (000:27–59: 干支 三傳 占時 本命)
-SEEN_AT = ("課1上", "課2上", "課3上", "課4上", "初傳", "中傳", "末傳", "占時", "本命")
+#: the Liu Ren places a line named beside a judgment is seen at unless its row names others: the uppers over the
+#: day stem and the day branch, the transmissions, the hour and the natal branch (000:23–59: 干支 三傳 占時 本命,
+#: 干 and 支 read as 干上 and 支上, conventions.md §2), the places the 神煞 of 000 are read at
+SEEN_AT = ("課1上", "課3上", "初傳", "中傳", "末傳", "占時", "本命")
 KINDS = ("line", "lines", "item")  # the general findings citing a line, a range of lines, or of one inventory item
 LINES = re.compile(r"\d{3}:\d+-\d+")
 

@@ -51,7 +51,7 @@ def test_the_object_names_liu_ren_implements_colours_and_creatures_beside(judged
 def test_wealth_and_illness_name_the_kin_and_stages_beside(judged):
     _, js = judged("2027-10-03T22:00+08:00", "求財")
     assert {(b["meaning"]["zh"], tuple(b["src"])) for b in js["求財"]["beside"]} == {
-        ("財利", ("000:27",)), ("傷財", ("000:31",)), ("遺失", ("002:27",)), ("失物", ("002:119",)),
+        ("財利", ("000:27",)), ("傷財", ("000:31",)), ("遺失", ("002:27",)),  # (青龍加申 失物: the 2nd lesson)
         ("財物", ("002:99",)), ("珍寶", ("002:99",)), ("遷官進財", ("002:111",)),
         ("求退官", ("002:99",)), ("火光怪", ("002:103",)), ("喜事", ("002:111",)), ("說事", ("002:115",)),
         ("美婦人", ("002:143",))}  # (天后, the twelfth general, 002:143)
