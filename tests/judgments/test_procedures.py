@@ -179,6 +179,18 @@ def test_a_caution_that_holds_never_leaves_a_clean_good_answer(judged_all, reade
     assert {"Topic:科試", "Topic:求財", "Topic:行人"} <= seen, seen
 
 
+def test_the_colour_is_the_day_stems_first(judged_all):
+    """002:159 五鄉日干定源流，更次用物加上取: 射覆's 五色 is decided by the table read on the day stem (its phase and
+    vigour); the 用's colour comes after it, never beside it as a second answer."""
+    for reading, judgments in judged_all:
+        j = next(x for x in judgments if x["topic"] == "射覆")
+        colour = next(f for f in j["facets"] if f["facet"] == "五色")
+        by_id = {f["id"]: f for f in reading["findings"]}
+        assert colour["status"] == "decided" and len(colour["answer"]) == 1, reading["moment"]
+        assert all("日干" in by_id[fid]["bindings"] and "初傳" not in by_id[fid]["bindings"]
+                   for fid in colour["findings"]), reading["moment"]
+
+
 def test_travel_and_illness_read_the_duty_gate(judged_all):
     for reading, judgments in judged_all:
         for j in judgments:
