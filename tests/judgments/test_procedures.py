@@ -180,7 +180,7 @@ def test_a_caution_that_holds_never_leaves_a_clean_good_answer(judged_all, reade
 
 
 def test_the_colour_is_the_day_stems_first(judged_all):
-    """002:159 五鄉日干定源流 … 更次用物加上取: 射覆's 五色 is decided by the table read on the day stem (its phase and
+    """002:159 (五鄉日干定源流, then the 用: 更次用物): 射覆's 五色 is decided by the table read on the day stem (its phase and
     vigour); the 用's colour comes after it, never beside it as a second answer."""
     for reading, judgments in judged_all:
         j = next(x for x in judgments if x["topic"] == "射覆")
