@@ -198,8 +198,8 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
     the judgment's answer (timing.csv): rain by the palaces where the rain was found (where 遲速 is decided, of the
     stars that decide it), with the speed the 遲速 facet gives, a late rain never on the asking day; a row dated by
     a star's palace dates its event wherever the event was found (by the palaces of the findings that found it,
-    else of the stars the row names), its own condition only saying which stars bring it; a topic whose text gives
-    no 應期 says so."""
+    else of the stars the row names), its own condition only saying which stars bring it — save a row marked
+    ``dates=own`` (003:63: the snow of its own two signs); a topic whose text gives no 應期 says so."""
     if table.topic is None:
         return [], []
     if not table.times:
@@ -214,12 +214,13 @@ def when_of(table: TopicTable, chart: dict, props: dict, facets: list[dict], ste
         if gate is not None:
             undated.append(not_found(fact, props, gate))
             continue
-        if fact.when and fact.id not in held and not star_dated(fact, props):
+        own = fact.qualifier_dict().get("dates") == "own"  # (003:63: its own two signs' snow only)
+        if fact.when and fact.id not in held and (own or not star_dated(fact, props)):
             undated.append(condition_unmet(fact, props))  # 004:47: 時馬繫日支 does not hold on this chart
             continue  # a star-dated row (003:51 火神 風伯, 003:55 天柱等, 003:63) dates its event wherever it was found
-        own = dated_events().get((table.topic, fact.object))
-        rain = own is not None and own[0] == "雨否"
-        palaces = found_palaces(facets, own[0], by_id) if own and star_dated(fact, props) else []
+        needs = dated_events().get((table.topic, fact.object))
+        rain = needs is not None and needs[0] == "雨否"
+        palaces = found_palaces(facets, needs[0], by_id) if needs and star_dated(fact, props) else []
         if rain and speed:  # 003:55: the stars near or far from the 值符 are the ones whose palaces date the rain
             palaces = found_palaces(facets, "遲速", by_id) or palaces
         first = FIRST_DAY.get(speed, 0) if rain else 0

@@ -191,6 +191,17 @@ def test_the_colour_is_the_day_stems_first(judged_all):
                    for fid in colour["findings"]), reading["moment"]
 
 
+def test_snow_is_dated_only_by_its_own_signs(judged_all):
+    """003:63 各以落宮所得之干以定其期 dates the snow of its own two signs (天心 with 壬癸 in 兌, 天柱 with 壬癸 in 乾):
+    a snow found by another line is not dated by it."""
+    for reading, judgments in judged_all:
+        j = next(x for x in judgments if x["topic"] == "天時")
+        own = any((f.get("rule") or {}).get("item") == "3.J.05" and f["certainty"] == "holds"
+                  for f in reading["findings"])
+        dated = [w for w in j["when"] if w["for"]["zh"] == "雪"]
+        assert own or not dated, reading["moment"]
+
+
 def test_travel_and_illness_read_the_duty_gate(judged_all):
     for reading, judgments in judged_all:
         for j in judgments:
