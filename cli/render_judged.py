@@ -169,9 +169,10 @@ def chart_lines(chart: dict, lang: str, kin: dict | None = None) -> list[str]:
     return out + [asker] if asker else out
 
 
-def _meaning_key(meaning: dict | None, polarity: str | None) -> tuple:
-    """What makes two lines read the same: the meaning's zh (its id where it has no zh) and the polarity."""
-    return ((meaning or {}).get("zh") or (meaning or {}).get("id"), polarity)
+def _meaning_key(meaning: dict | None, polarity: str | None, src=()) -> tuple:
+    """What makes two lines read the same: the meaning's zh (its id where it has no zh), the polarity and the
+    citations (the same meaning from another line is that line's, and is named)."""
+    return ((meaning or {}).get("zh") or (meaning or {}).get("id"), polarity, tuple(src or ()))
 
 
 def _name(item: dict | None, lang: str) -> str:
@@ -237,11 +238,12 @@ def judgment_lines(j: dict, lang: str, topic_name: str, meanings: dict | None = 
             for r in reasons[:REASONS_SHOWN]))
     meanings = meanings or {}
     answered = {fid for f in j.get("facets", []) if f["status"] != "not asked" for fid in f.get("findings") or ()}
-    shown = {_meaning_key(meanings.get(r["finding"]), r.get("polarity")) for r in reasons[:REASONS_SHOWN]}
+    shown = {_meaning_key(meanings.get(r["finding"]), r.get("polarity"), r.get("src")) for r in reasons[:REASONS_SHOWN]}
     rest = [{"meaning": meanings.get(r["finding"]) or {}, "polarity": r.get("polarity"), "src": r.get("src"),
              "avoid": r.get("avoid")}
             for r in reasons[REASONS_SHOWN:] if r["finding"] not in answered
-            and _meaning_key(meanings.get(r["finding"]), r.get("polarity")) not in shown] + list(j.get("also") or ())
+            and _meaning_key(meanings.get(r["finding"]), r.get("polarity"), r.get("src")) not in shown] \
+        + list(j.get("also") or ())
     if rest:  # every other line that holds, on one line: nothing the text says of this chart is hidden
         out.append(f"{word('also', lang)}: " + "; ".join(dict.fromkeys(
             f"{MARKS.get(a.get('polarity'), '')}{AVOID[lang] if a.get('avoid') else ''}{_name(a.get('meaning'), lang)} "

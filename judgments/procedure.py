@@ -297,12 +297,12 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, pla
     read at the judgment's Liu Ren 用神 (:func:`liuren_at_god`; *places*: usegod.god_places) and the 神煞 of
     000:23–87 that hold (:func:`shensha_line`)."""
     shown = {r["finding"] for r in reasons} | set(aside)
-    out, meanings = [], {(f["meaning"].get("zh"), f["polarity"]) for r in reasons
-                         if (f := found.by_id.get(r["finding"])) is not None}  # a reason's meaning is not repeated
+    out, meanings = [], {(f["meaning"].get("zh"), f["polarity"], tuple(f["src"])) for r in reasons
+                         if (f := found.by_id.get(r["finding"])) is not None}  # a reason's line is not repeated
     general = [f for f in reading["findings"] if f.get("topic") is None
                and (general_line(f) or liuren_at_god(f, places) or shensha_line(f))]
     for f in [*found.weigh, *general]:  # the general lines named beside every topic: the day star, the 格局
-        key = (f["meaning"].get("zh"), f["polarity"])
+        key = (f["meaning"].get("zh"), f["polarity"], tuple(f["src"]))  # the same meaning of another line is named
         if f["id"] not in shown and key not in meanings and f.get("certainty") == "holds":
             meanings.add(key)
             out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],

@@ -202,6 +202,24 @@ def test_snow_is_dated_only_by_its_own_signs(judged_all):
         assert own or not dated, reading["moment"]
 
 
+def test_a_meaning_of_another_line_is_named_with_its_line(judged_all):
+    """A finding whose meaning is a reason's (晴 of 003:19 beside 晴 of 003:51) is still named under "also holds"
+    with its own line: what holds is never hidden behind another line's words."""
+    seen = 0
+    for reading, judgments in judged_all:
+        for j in judgments:
+            if not j["topic"]:
+                continue
+            by_id = {f["id"]: f for f in reading["findings"]}
+            reasons = {(by_id[r["finding"]]["meaning"].get("zh"), r["polarity"], tuple(r["src"]))
+                       for r in j["reasons"] if r["finding"] in by_id}
+            also = {(a["meaning"].get("zh"), a["polarity"], tuple(a["src"])) for a in j["also"]}
+            twins = {(zh, pol, src) for zh, pol, src in also if any(zh == z and pol == p and src != s
+                                                                      for z, p, s in reasons)}
+            seen += len(twins)
+    assert seen, "a meaning two lines give, one a reason, the other named under also holds"
+
+
 def test_travel_and_illness_read_the_duty_gate(judged_all):
     for reading, judgments in judged_all:
         for j in judgments:
