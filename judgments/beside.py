@@ -4,7 +4,9 @@ reading reads beside (READS_BESIDE in the graph: 家宅 → 宮室 000:107, 疾�
 天時, 000:59's 驛馬 beside 出行 and 行人, 000:23–43's 盜 財 劫 臨官 病 死 beside 求財 科試 疾病, 002's placements by
 category …), each where it stands over the day stem or branch, in a transmission, the hour or the natal branch
 (000:23–59: 干支 三傳 占時 本命) or at the places its row names. A project reading: the texts do not join the arts,
-so these lines decide no facet and no verdict (docs/judgments.md, "Beside the judgment")."""
+so these lines decide no facet and no verdict (docs/judgments.md, "Beside the judgment"). Also which general lines
+every topic names under "also holds" (:func:`general_line`, :func:`shensha_line`) and what makes two findings one
+line to name (:func:`line_key`)."""
 
 from __future__ import annotations
 
@@ -123,11 +125,16 @@ def beside_of(topic_id: str, beside_names: frozenset, reading: dict, shown: set)
         row = None if topic else next((r for r in rows if r.names(f)), None)
         if (topic in beside_names or row is not None) and f.get("certainty") == "holds" and f["id"] not in shown \
                 and seen_in_lessons(f, places(row.seen_at) if row else default):
-            key, at = (f["meaning"].get("zh"), f["polarity"], tuple(f["src"])), chart_names(f)  # each line's own
+            key, at = line_key(f), chart_names(f)  # each line's own
             if len(at) > len(meanings.get(key, {"at": at})["at"]) or key not in meanings:  # the fullest path
                 meanings[key] = {"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
                                  "src": list(f["src"]), "topic": topic, "at": at}
     return list(meanings.values())
+
+
+def line_key(f: dict) -> tuple:
+    """What makes two findings one line to name: the meaning's zh, the polarity and the citations."""
+    return f["meaning"].get("zh"), f["polarity"], tuple(f["src"])
 
 
 def chart_names(f: dict) -> list[str]:
@@ -135,3 +142,33 @@ def chart_names(f: dict) -> list[str]:
     path = f.get("path") or ()
     return [hop["node"]["name"] for k, hop in enumerate(path) if "node" in hop and hop.get("slot") != "地"
             and (k == 0 or path[k - 1].get("chart"))]
+
+
+def of_000(f: dict) -> bool:
+    """Whether a finding cites a line of 000 (the Liu Ren 格局, 神煞 and 類象 text)."""
+    return any(str(c).startswith("000:") for c in f["src"])
+
+
+GENERAL_LINES = {"003": range(3, 12), "000": range(3, 16)}  # the day's centre star (003:3–11), the 格局 (000:3–15)
+SHENSHA_LINES = {"000": range(23, 88)}  # 000:23–87: the 神煞, each read for whatever is asked (若問事之人 … 見者)
+
+
+def cites_any(f: dict, lines: dict) -> bool:
+    """Whether a finding cites one of *lines* (document → the range of its lines)."""
+    for cited in f.get("src") or ():
+        doc, _, line = str(cited).partition(":")
+        if doc in lines and line.isdigit() and int(line) in lines[doc]:
+            return True
+    return False
+
+
+def shensha_line(f: dict) -> bool:
+    """A Liu Ren 神煞 of 000:23–87 seen at 干支 三傳 占時 本命: each line reads it for any question asked (000:23
+    若問事之人 … 見者), so every topic names it beside its judgment, deciding nothing."""
+    return f["system"] == "liuren" and f.get("query") == "rules" and cites_any(f, SHENSHA_LINES)
+
+
+def general_line(f: dict) -> bool:
+    """A general finding named beside every topic's judgment (never deciding it): a line of the day's centre star
+    (003:3–11) or a Liu Ren 格局 (000:3–15)."""
+    return cites_any(f, GENERAL_LINES)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from leishen.errors import LeishenError
-from leishen.judgments.beside import beside_of
+from leishen.judgments.beside import beside_of, general_line, line_key, of_000, shensha_line
 from leishen.judgments.facets import (OTHER_PLACES, answer_facet, answers_of, facet_candidates, overridden_by,
                                       ranks_of)
 from leishen.judgments.prepared import TopicTable, topic_facts
@@ -297,12 +297,12 @@ def also_of(found: TopicFindings, reasons: list, aside: dict, reading: dict, pla
     read at the judgment's Liu Ren 用神 (:func:`liuren_at_god`; *places*: usegod.god_places) and the 神煞 of
     000:23–87 that hold (:func:`shensha_line`)."""
     shown = {r["finding"] for r in reasons} | set(aside)
-    out, meanings = [], {(f["meaning"].get("zh"), f["polarity"], tuple(f["src"])) for r in reasons
+    out, meanings = [], {line_key(f) for r in reasons
                          if (f := found.by_id.get(r["finding"])) is not None}  # a reason's line is not repeated
     general = [f for f in reading["findings"] if f.get("topic") is None
                and (general_line(f) or liuren_at_god(f, places) or shensha_line(f))]
     for f in [*found.weigh, *general]:  # the general lines named beside every topic: the day star, the 格局
-        key = (f["meaning"].get("zh"), f["polarity"], tuple(f["src"]))  # the same meaning of another line is named
+        key = line_key(f)  # (the same meaning of another line is named)
         if f["id"] not in shown and key not in meanings and f.get("certainty") == "holds":
             meanings.add(key)
             out.append({"finding": f["id"], "meaning": dict(f["meaning"]), "polarity": f["polarity"],
@@ -316,32 +316,6 @@ def liuren_at_god(f: dict, places: dict) -> bool:
     a 神煞 counts where it is seen, 干上 支上 and the transmissions; 000:83 白虎 以災喪論 on the 支上)."""
     return (f["system"] == "liuren" and f["polarity"] in QUALIFYING and of_000(f)
             and place_rank(f, places, OTHER_PLACES) < OTHER_PLACES)
-
-
-def of_000(f: dict) -> bool:
-    """Whether a finding cites a line of 000 (the Liu Ren 格局, 神煞 and 類象 text)."""
-    return any(str(c).startswith("000:") for c in f["src"])
-
-
-GENERAL_LINES = {"003": range(3, 12), "000": range(3, 16)}  # the day's centre star (003:3–11), the 格局 (000:3–15)
-SHENSHA_LINES = range(23, 88)  # 000:23–87: the 神煞, each read for whatever is asked (若問事之人 … 見者, 以X論)
-
-
-def shensha_line(f: dict) -> bool:
-    """A Liu Ren 神煞 of 000:23–87 seen at 干支 三傳 占時 本命: each line reads it for any question asked (000:23
-    若問事之人 … 見者), so every topic names it beside its judgment, deciding nothing."""
-    cited = [int(str(c)[4:]) for c in f.get("src") or () if str(c).startswith("000:")]
-    return f["system"] == "liuren" and f.get("query") == "rules" and any(n in SHENSHA_LINES for n in cited)
-
-
-def general_line(f: dict) -> bool:
-    """A general finding named beside every topic's judgment (never deciding it): a line of the day's centre star
-    (003:3–11) or a Liu Ren 格局 (000:3–15)."""
-    for cited in f.get("src") or ():
-        doc, _, line = cited.partition(":")
-        if doc in GENERAL_LINES and line.isdigit() and int(line) in GENERAL_LINES[doc]:
-            return True
-    return False
 
 
 def judge_topic(topic_id, reading: dict, chart: dict, reader, options: dict, read_on=None) -> dict:

@@ -57,21 +57,21 @@ def day_with_branch(chart: dict, branch: str) -> dict:
 
 def tombs(facts: dict, props: dict) -> dict[str, tuple[str, tuple]]:
     """Branch name → (the branch where its phase enters the tomb, the 墓 row's citations): the yang stem of the
-    branch's phase (HAS_ELEMENT, HAS_POLARITY) has its 墓 there (000:43: 甲 未, 丙 戌, 庚 丑, 壬 辰, 戊 戌)."""
+    branch's phase (HAS_ELEMENT, HAS_POLARITY) has its 墓 there (000:43: 甲 未, 丙 戌, 庚 丑, 壬 辰, 戊 戌); the
+    regular rows only (a variant reading of the text dates nothing)."""
     name = lambda node: props.get(node, {}).get("name")  # noqa: E731
-    rel: dict = {}
+    phase, yang, tomb = {}, set(), {}
     for f in facts.values():
-        if f.relation in ("HAS_ELEMENT", "HAS_POLARITY") or (f.relation == "LIFE_STAGE"
-                                                            and name(f.qualifier_dict().get("stage")) == "墓"):
-            rel.setdefault((f.relation, f.subject), (f.object, tuple(f"{c.doc}:{c.line}" for c in f.src)))
-    yang = {rel[("HAS_ELEMENT", s)][0]: s for (r, s), (o, _) in rel.items()
-            if r == "HAS_POLARITY" and s.startswith("Stem:") and name(o) == "陽" and ("HAS_ELEMENT", s) in rel}
-    out = {}
-    for (r, branch), (element, _) in rel.items():
-        if r == "HAS_ELEMENT" and branch.startswith("Branch:") and ("LIFE_STAGE", yang.get(element)) in rel:
-            tomb, src = rel[("LIFE_STAGE", yang[element])]
-            out[name(branch)] = (name(tomb), src)
-    return out
+        if f.variant:
+            continue
+        if f.relation == "HAS_ELEMENT":
+            phase.setdefault(f.subject, f.object)
+        elif f.relation == "HAS_POLARITY" and f.subject.startswith("Stem:") and name(f.object) == "陽":
+            yang.add(f.subject)
+        elif f.relation == "LIFE_STAGE" and name(f.qualifier_dict().get("stage")) == "墓":
+            tomb[f.subject] = (name(f.object), tuple(f"{c.doc}:{c.line}" for c in f.src))
+    stem_of = {phase[s]: s for s in yang if s in phase}
+    return {name(b): tomb[stem_of[p]] for b, p in phase.items() if b.startswith("Branch:") and stem_of.get(p) in tomb}
 
 
 def _stars(fact, props: dict) -> list[str]:

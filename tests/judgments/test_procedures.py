@@ -12,7 +12,7 @@ import pytest
 
 import leishen
 from leishen.judgments import judge
-from leishen.judgments.procedure import shensha_line
+from leishen.judgments.beside import shensha_line
 from leishen.judgments.procedures import check_procedures, procedure_of, procedure_table
 from leishen.judgments.tables import facet_table
 from leishen.judgments.timing import dated_events
