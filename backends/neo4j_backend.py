@@ -125,6 +125,10 @@ class Neo4jBackend:
                                       "or try again later")
         if isinstance(exc, (errors.ServiceUnavailable, errors.SessionExpired)):
             return self._lost(exc, action)
+        if code.endswith(".Terminated"):  # ended on the server, not by a timeout: the work itself was not refused
+            return BackendUnavailable(f"Neo4j at {self.uri} terminated the transaction while {action} before it "
+                                      f"finished ({code}: ended by an administrator or by the server, not by its "
+                                      "timeout); try again")
         if isinstance(exc, errors.TransientError):  # e.g. the database stopping or starting: try again later
             return BackendUnavailable(f"Neo4j at {self.uri} is not available while {action}: {exc.code}: {exc.message}")
         if isinstance(exc, errors.Neo4jError):
@@ -304,11 +308,11 @@ class Neo4jBackend:
         except BackendError as exc:
             code = getattr(exc.__cause__, "code", "") or ""
             if "OutOfMemory" in code:  # a TransientError, but the query's own doing: retrying won't help
-                raise CypherRefused(f"the query needs more memory than a transaction may use ({code}); "
-                                    "return fewer or smaller values") from exc
+                raise CypherRefused(f"the query needs more memory than a transaction may use "
+                                    f"({memory_limit(exc)}{code}); return fewer or smaller values") from exc
             if isinstance(exc, BackendUnavailable):
                 raise
-            if "TransactionTimedOut" in code or "Terminated" in code:
+            if "TransactionTimedOut" in code:
                 raise CypherTimeout(f"the query ran longer than its timeout ({timeout:g} s) and was stopped ({code})") from exc
             if code.startswith("Neo.ClientError."):
                 raise CypherRefused(str(exc)) from exc
@@ -324,6 +328,16 @@ class Neo4jBackend:
             except Exception:  # noqa: BLE001 - closing anyway
                 pass
         self.driver.close()
+
+
+_LIMIT = re.compile(r"\blimit (\d+(?:\.\d+)? ?[KMGT]i?B)\b")
+
+
+def memory_limit(exc: Exception) -> str:
+    """The server's limit as its memory error names it (Neo4j: "would use more than the limit 384.0 MiB"), as
+    "at most 384.0 MiB, "; "" when its message names none."""
+    found = _LIMIT.search(getattr(exc.__cause__, "message", None) or "")
+    return f"at most {found.group(1)}, " if found else ""
 
 
 def _properties(entity) -> dict:

@@ -98,6 +98,7 @@ def test_the_memory_limit_of_a_transaction_is_a_refusal_not_an_outage(neo4j_back
     with pytest.raises(CypherRefused, match="more memory than a transaction may use") as caught:
         run_cypher(neo4j_backend, "UNWIND range(1, 20000000) AS x RETURN collect(x) AS xs", timeout=60)
     assert status_of(caught.value) == 400 and "\n" not in str(caught.value)
+    assert "(at most 384.0 MiB, Neo.TransientError.General.MemoryPoolOutOfMemoryError)" in str(caught.value)
     assert run_cypher(neo4j_backend, "RETURN 1 AS one")["rows"] == [{"one": 1}]  # the next query runs
 
 

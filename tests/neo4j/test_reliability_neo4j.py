@@ -1,9 +1,10 @@
 """#40 items 1 and 2 on a real Neo4j: an answer past the byte bound is refused naming it (HTTP 413), a driver
-error is called what it is (out of memory is not "unreachable", a stopped server is), and 100 concurrent
-readings on ``leishen serve --backend neo4j`` leave /health answering."""
+error is called what it is (out of memory is not "unreachable", a stopped server is, a query ended on the server
+is not a timeout), and 100 concurrent readings on ``leishen serve --backend neo4j`` leave /health answering."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -75,3 +76,62 @@ def test_100_concurrent_readings_on_neo4j_leave_health_answering(neo4j_server, n
     assert set(statuses) <= {200, 429} and statuses.get(200, 0) >= 2 and statuses.get(429, 0) >= 98, statuses
     assert "LEISHEN_MAX_IN_FLIGHT" in found["refused"][0][1]["error"]
     assert p95(health) <= 1.0 and health[len(health) // 2] <= 0.3, [round(t, 3) for t in health]
+
+
+LONG = "UNWIND range(1, 3000000000) AS x WITH x WHERE x < 0 RETURN count(*) AS n"
+
+
+def _running(driver, start: str) -> dict:
+    """The transaction (id and connection) running a query that starts with *start*, once the server lists it."""
+    import time
+
+    for _ in range(300):
+        with driver.session() as session:
+            found = session.run("SHOW TRANSACTIONS YIELD transactionId, connectionId, currentQuery "
+                                "WHERE currentQuery STARTS WITH $start RETURN transactionId, connectionId",
+                                start=start).data()
+        if found:
+            return found[0]
+        time.sleep(0.1)
+    raise AssertionError(f"no transaction running {start!r} after 30 s")
+
+
+@pytest.mark.parametrize("ending", ["TERMINATE TRANSACTION $transactionId", "CALL dbms.killConnection($connectionId)"],
+                         ids=["terminated", "connection-killed"])
+def test_a_query_ended_on_the_server_is_503_not_a_timeout(neo4j_backend, ending):
+    """Before: a query whose transaction was terminated on the server (an administrator, a killed connection) was
+    reported "ran longer than its timeout (60 s)" after 1.5 s. Now a 503 saying it was ended on the server; the next
+    query runs."""
+    import threading
+
+    caught: list[Exception] = []
+
+    def long_query() -> None:
+        try:
+            run_cypher(neo4j_backend, LONG, timeout=120)
+        except Exception as exc:  # noqa: BLE001 - the test looks at what it was
+            caught.append(exc)
+
+    thread = threading.Thread(target=long_query)
+    thread.start()
+    running = _running(neo4j_backend.driver, LONG[:30])
+    with neo4j_backend.driver.session() as session:
+        session.run(ending, **running).consume()
+    thread.join(150)
+    assert not thread.is_alive() and len(caught) == 1, caught
+    error = caught[0]
+    assert isinstance(error, BackendUnavailable) and status_of(error) == 503, repr(error)
+    assert "terminated the transaction while running the query" in str(error) and "not by its timeout" in str(error)
+    assert "ran longer" not in str(error) and "unreachable" not in str(error)
+    assert run_cypher(neo4j_backend, "RETURN 1 AS one")["rows"] == [{"one": 1}]
+
+
+def test_idle_connections_killed_on_the_server_are_replaced(neo4j_backend):
+    """A connection the server dropped while idle (a defunct one in the driver's pool) costs no answer."""
+    expected = neo4j_backend.counts()
+    with neo4j_backend.driver.session() as session:
+        ids = session.run("CALL dbms.listConnections() YIELD connectionId RETURN collect(connectionId) AS ids").single()["ids"]
+    for connection in ids:
+        with contextlib.suppress(Exception), neo4j_backend.driver.session() as session:  # a session may kill its own
+            session.run("CALL dbms.killConnection($id)", id=connection).consume()
+    assert neo4j_backend.counts() == expected
