@@ -48,12 +48,41 @@ class Schema:
     relations: dict[str, RelationDef]
 
 
+#: folders whose tables are found by their names' pattern: a fork may add or drop tables there
+GLOBBED = ("facts", "entities", "coverage")
+
+
 def ontology_dir() -> Path:
-    """The ontology folder: ``$LEISHEN_ONTOLOGY`` when set (tests, forks), else the installed
-    ``leishen.ontology`` package (the repo's ``ontology/``)."""
+    """The ontology folder: ``$LEISHEN_ONTOLOGY`` when set (tests, forks) and holding every table the code reads
+    by name (:func:`check_ontology`), else the installed ``leishen.ontology`` package (the repo's ``ontology/``)."""
     from leishen import settings
     override = settings.get("LEISHEN_ONTOLOGY")  # an existing folder, else SettingError naming the variable
-    return override if override else Path(str(resources.files("leishen.ontology")))
+    installed = Path(str(resources.files("leishen.ontology")))
+    if override:
+        check_ontology(override, installed)
+    return override if override else installed
+
+
+@cache
+def named_tables(installed: Path) -> tuple[str, ...]:
+    """The files of the installed ontology the code opens by name: every data file outside :data:`GLOBBED`,
+    as paths relative to the folder (one walk of a folder that never changes)."""
+    found = (path.relative_to(installed) for path in installed.rglob("*")
+             if path.is_file() and path.suffix in (".csv", ".toml", ".tsv"))
+    return tuple(sorted(str(rel) for rel in found if rel.parts[0] not in GLOBBED))
+
+
+def check_ontology(folder: Path, installed: Path) -> None:
+    """SettingError naming ``LEISHEN_ONTOLOGY`` when *folder* lacks a table the code reads by name, or one of the
+    :data:`GLOBBED` folders (an empty or partial copy would fail deep inside a loader)."""
+    from leishen.errors import SettingError
+    missing = [name for name in GLOBBED if not (folder / name).is_dir()]
+    missing += [rel for rel in named_tables(installed) if not (folder / rel).is_file()]
+    if missing:
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        raise SettingError(f"LEISHEN_ONTOLOGY={str(folder)!r}: not an ontology folder: it lacks "
+                           f"{', '.join(missing[:3])}{more} (or they are not regular files); copy the installed "
+                           f"folder {installed} and edit the copy", variable="LEISHEN_ONTOLOGY")
 
 
 def _require(table: dict, key: str, where: str):

@@ -55,6 +55,34 @@ def test_the_installed_command_gives_no_traceback():
         assert name in done.stderr
 
 
+@pytest.mark.parametrize("damage", ["empty", "table-missing", "table-fifo", "folder-missing"])
+def test_an_ontology_folder_lacking_a_table_exits_2_naming_it(tmp_path, damage):
+    """Before: an empty folder in LEISHEN_ONTOLOGY gave a FileNotFoundError traceback from a loader."""
+    from leishen.loaders.schema import ontology_dir
+
+    folder = tmp_path / "ontology"
+    if damage == "empty":
+        folder.mkdir()
+    else:
+        shutil.copytree(ontology_dir(), folder, ignore=shutil.ignore_patterns("__pycache__"))
+    table = folder / "rules" / "vocabulary.toml"
+    if damage != "empty":
+        table.unlink()
+    if damage == "table-fifo":
+        os.mkfifo(table)
+    if damage == "folder-missing":
+        table.write_bytes((ontology_dir() / "rules" / "vocabulary.toml").read_bytes())
+        shutil.rmtree(folder / "entities")
+    lacks = {"empty": "facts, entities, coverage and 26 more", "folder-missing": "lacks entities ("}.get(
+        damage, "lacks rules/vocabulary.toml (")
+    for command in (["stats"], ["read", "2026-03-01T10:00+08:00", "--topic", "出行"]):
+        done = subprocess.run([sys.executable, "-m", "leishen.cli.main", *command], capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "LEISHEN_ONTOLOGY": str(folder), "LEISHEN_NO_CACHE": "1"})
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert done.stderr.startswith(f"error: LEISHEN_ONTOLOGY='{folder}': not an ontology folder"), done.stderr
+        assert lacks in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
 def test_good_values_parse_to_their_kinds():
     env = {"LEISHEN_NO_CACHE": "Yes", "LEISHEN_MAX_IN_FLIGHT": " 7 ", "LEISHEN_NEO4J_START_TIMEOUT": "2.5",
            "LEISHEN_CORPUS": "~/seeds", "LEISHEN_NO_READING_CACHE": ""}
