@@ -302,9 +302,12 @@ class Neo4jBackend:
         return {"columns": list(keys), "rows": rows, "truncated": len(records) > limit}
 
     def _user_read(self, text: str, params: dict, action: str, timeout: float, limit: int | None):
-        """A read of a user's query: a timeout becomes CypherTimeout, a Cypher error CypherRefused."""
+        """A read of a user's query, answered by its deadline (:mod:`leishen.backends.neo4j_deadline`): a timeout
+        becomes CypherTimeout, a Cypher error CypherRefused."""
+        from leishen.backends.neo4j_deadline import read_by_deadline
+        query = _neo4j().Query(text, timeout=timeout)
         try:
-            return self._read(text, params, action, timeout=timeout, limit=limit)
+            return self._guard(action, read_by_deadline, self.driver, self.database, query, params, limit)
         except BackendError as exc:
             code = getattr(exc.__cause__, "code", "") or ""
             if "OutOfMemory" in code:  # a TransientError, but the query's own doing: retrying won't help

@@ -120,7 +120,12 @@ class CypherRefused(BackendError):
 
 
 class CypherTimeout(BackendError):
-    """An ad-hoc Cypher query that ran longer than its time limit and was stopped."""
+    """An ad-hoc Cypher query that ran longer than its time limit and was stopped, or was given up at it:
+    ``still_running`` is then the Future of the query the server is still finishing (done when it has)."""
+
+    def __init__(self, message: str, still_running=None):
+        super().__init__(message)
+        self.still_running = still_running
 
 
 class Busy(BackendError):

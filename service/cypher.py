@@ -30,7 +30,7 @@ import re
 import threading
 
 from leishen.backends.cypher_text import MAX_VALUE_DEPTH, NAME, bare_code, value_depth
-from leishen.errors import Busy, CypherRefused
+from leishen.errors import Busy, CypherRefused, CypherTimeout
 
 DEFAULT_LIMIT = 1000
 MAX_LIMIT = 100_000
@@ -53,14 +53,24 @@ class CypherSlots:
 
     @contextlib.contextmanager
     def held(self):
-        """Hold one slot while a query runs; Busy at once when none is free."""
+        """Hold one slot while a query runs; Busy at once when none is free. A query given up at its deadline
+        while the Neo4j server still finishes it (CypherTimeout with ``still_running``) keeps its slot until the
+        server has answered."""
         if not self._free.acquire(blocking=False):
             raise Busy(f"{self.limit} Cypher queries are already running here, the most this server runs at "
-                       f"once (LEISHEN_CYPHER_MAX_IN_FLIGHT); try again in {RETRY_AFTER} s", retry_after=RETRY_AFTER)
+                       f"once (LEISHEN_CYPHER_MAX_IN_FLIGHT; a query past its time limit counts until the Neo4j "
+                       f"server has ended it); try again in {RETRY_AFTER} s", retry_after=RETRY_AFTER)
+        handed_over = False
         try:
             yield
+        except CypherTimeout as exc:
+            if exc.still_running is not None:
+                exc.still_running.add_done_callback(lambda _: self._free.release())
+                handed_over = True
+            raise
         finally:
-            self._free.release()
+            if not handed_over:
+                self._free.release()
 
 
 def check_options(limit, timeout) -> tuple[int, float]:

@@ -135,3 +135,34 @@ def test_idle_connections_killed_on_the_server_are_replaced(neo4j_backend):
         with contextlib.suppress(Exception), neo4j_backend.driver.session() as session:  # a session may kill its own
             session.run("CALL dbms.killConnection($id)", id=connection).consume()
     assert neo4j_backend.counts() == expected
+
+
+STUCK = "RETURN size(reduce(s = '', x IN range(1, 150000) | s + 'abcdefghij')) AS n"
+
+
+def test_a_query_neo4j_cannot_stop_is_answered_by_its_deadline_and_keeps_its_slot(neo4j_backend):
+    """Before: one long expression (a reduce Neo4j evaluates to its end before it checks its timeout) gave no
+    answer past its timeout (2,000,000 steps: none in 120 s) and four of them held every /cypher slot. Now the
+    caller has its CypherTimeout while the server still works, and the slot stays taken until the server is done."""
+    import time
+
+    from leishen.errors import Busy, CypherTimeout
+    from leishen.service.cypher import CypherSlots
+
+    slots = CypherSlots(1)
+    with pytest.raises(CypherTimeout, match=r"timeout \(0.5 s\) and Neo4j had not stopped it") as caught:
+        run_cypher(neo4j_backend, STUCK, timeout=0.5, slots=slots)
+    finishing = caught.value.still_running
+    assert finishing is not None and not finishing.done(), "answered only after the server had finished"
+    assert status_of(caught.value) == 408
+    with pytest.raises(Busy, match="counts until the Neo4j server has ended it"):
+        run_cypher(neo4j_backend, "RETURN 1 AS one", slots=slots)
+    finishing.exception(timeout=300)  # the server's own stop at last (its timeout, noticed after the expression)
+    for _ in range(100):  # the slot is given back by the Future's callback, just after it is done
+        try:
+            assert run_cypher(neo4j_backend, "RETURN 1 AS one", slots=slots)["rows"] == [{"one": 1}]
+            break
+        except Busy:
+            time.sleep(0.05)
+    else:
+        raise AssertionError("the slot was not given back once the server had ended the query")
