@@ -17,21 +17,20 @@ Tools (every one read-only and idempotent, each with a JSON schema whose every p
 A tool answers with JSON (the CLI's ``--json`` values, or their compact form); a bad or unknown argument is a
 tool error of one line naming it. Nothing here imports :mod:`leishen.api`.
 
-On stdio every line gets an answer (:class:`GuardedServer`): a line that is not JSON-RPC is answered with a
-JSON-RPC parse error (-32700, id null), and a message nested deeper than :data:`MAX_DEPTH` levels (arguments
-nested 200 deep …) with an invalid-request error (-32600) naming the limit, with its id when it has one, before
-it is parsed. At most ``LEISHEN_MAX_IN_FLIGHT`` tool calls run at once; one more is a tool error naming the
-limit, at once.
+On stdio every line gets an answer (:class:`GuardedServer`, :mod:`leishen.mcpserver.wire`): a line that is not
+UTF-8 or not JSON-RPC is answered with a JSON-RPC parse error (-32700; -32600 for JSON that is no JSON-RPC
+message), and a message nested deeper than :data:`~leishen.mcpserver.wire.MAX_DEPTH` levels (arguments nested
+200 deep …) with an invalid-request error (-32600) naming the limit, with its id when it has one, before it is
+parsed. When stdin closes, the requests already read are answered before the server exits (it waits at most
+:data:`~leishen.mcpserver.wire.END_OF_INPUT_WAIT` seconds for them). At most ``LEISHEN_MAX_IN_FLIGHT`` tool calls
+run at once; one more is a tool error naming the limit, at once.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import threading
 
 import anyio
-import mcp_types as types
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
@@ -40,12 +39,8 @@ from leishen import __version__, settings
 from leishen.mcpserver.chart_tools import add_chart_tools
 from leishen.mcpserver.lore_tools import add_corpus_tools, add_lore_tools, add_query_tool
 from leishen.mcpserver.toolkit import LeishenServer, forbid_unknown_arguments
+from leishen.mcpserver.wire import Answers, NoInput, read_lines
 from leishen.service import lore, queries
-
-#: the deepest nesting of objects and arrays a message may have (the arguments sit 3 levels down)
-MAX_DEPTH = 64
-#: a JSON string, or a bracket, colon or comma outside strings: what :func:`shape` walks
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[][{}:,]')
 
 INSTRUCTIONS = (
     "leishen (類神): the cited correspondence graph of Da Liu Ren, Qimen Dunjia and the Nine Stars, and the "
@@ -54,38 +49,6 @@ INSTRUCTIONS = (
     "(symbol_relations, facts, shortest_path, relations_among) need `resolve` first. Charts: `read` gives the "
     "judgments compactly (ask findings=true or ids=[…] for the findings), `topics` lists the topics, `find` "
     "searches a range of at most 744 moments.")
-
-
-def shape(line: str) -> tuple[int, object]:
-    """The deepest nesting of objects and arrays in the JSON text *line*, and the value of its top-level ``"id"``
-    (None when it has none that can be read), found without parsing it (a 100,000-deep line costs one pass)."""
-    depth = deepest = 0
-    found, want_id = None, False
-    tokens = _TOKENS.finditer(line)
-    for match in tokens:
-        token = match.group(0)
-        if token in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif token in "]}":
-            depth -= 1
-        elif token == '"id"' and depth == 1 and found is None:
-            want_id = True
-        elif want_id and token == ":":
-            found, want_id = _id_after(line, match.end()), False
-    return deepest, found
-
-
-def _id_after(line: str, start: int):
-    """The JSON-RPC id (a number or a string) that starts at *start* in *line*, else None."""
-    found = re.compile(r'\s*(-?\d+|"(?:[^"\\]|\\.){0,200}")').match(line, start)
-    return json.loads(found.group(1)) if found else None
-
-
-def error_message(code: int, message: str, ident=None) -> SessionMessage:
-    """A JSON-RPC error answer."""
-    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=ident,
-                                             error=types.ErrorData(code=code, message=message)))
 
 
 class GuardedServer(LeishenServer):
@@ -108,61 +71,20 @@ class GuardedServer(LeishenServer):
             self.slots.release()
 
     async def run_stdio_async(self) -> None:
-        """Serve on stdio: this server reads the lines and checks each (:func:`admit`) before the SDK's session
-        sees it; the SDK's transport only writes (its reader is given no input)."""
+        """Serve on stdio: this server reads the lines and checks each (:func:`~leishen.mcpserver.wire.admit`)
+        before the SDK's session sees it, and ends the session's input only once the requests read are answered
+        (:func:`~leishen.mcpserver.wire.read_lines`); the SDK's transport only writes (its reader is given no
+        input), its answers counted on their way (:class:`~leishen.mcpserver.wire.Answers`)."""
         done = anyio.Event()
-        async with stdio_server(stdin=_NoInput(done)) as (_unused, write_stream):
+        async with stdio_server(stdin=NoInput(done)) as (_unused, write_stream):
+            answers = Answers(write_stream)
             inbound, to_session = anyio.create_memory_object_stream[SessionMessage | Exception](0)
             async with anyio.create_task_group() as group:
-                group.start_soon(_read_lines, inbound, write_stream)
-                await self._lowlevel_server.run(to_session, write_stream,
+                group.start_soon(read_lines, inbound, answers)
+                await self._lowlevel_server.run(to_session, answers,
                                                 self._lowlevel_server.create_initialization_options())
                 group.cancel_scope.cancel()
             done.set()
-
-
-class _NoInput:
-    """An input of no lines that ends when *done* is set (the SDK's transport reader waits on it)."""
-
-    def __init__(self, done: anyio.Event):
-        self.done = done
-
-    def __aiter__(self):
-        return self
-
-    async def __anext__(self):
-        await self.done.wait()
-        raise StopAsyncIteration
-
-
-async def _read_lines(inbound, write_stream) -> None:
-    """Read stdin line by line until it closes; pass each admitted message on, answer each refused one."""
-    import io
-    import sys
-    text = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")  # bad bytes: refused as JSON
-    async with inbound:
-        async for line in anyio.wrap_file(text):
-            if line.strip():
-                message = admit(line)
-                await (write_stream if isinstance(message.message, types.JSONRPCError) else inbound).send(message)
-
-
-def admit(line: str) -> SessionMessage:
-    """The message of *line*, or the JSON-RPC error that answers it: too deep (-32600, naming MAX_DEPTH) or not a
-    JSON-RPC message (-32700)."""
-    deepest, ident = shape(line)
-    if deepest > MAX_DEPTH:
-        return error_message(types.INVALID_REQUEST, f"the message is nested {deepest} levels deep; at most "
-                             f"{MAX_DEPTH} are taken (arguments nested that deep are refused)", ident)
-    try:
-        json.loads(line)
-    except ValueError as exc:
-        return error_message(types.PARSE_ERROR, f"parse error: the line is not JSON ({exc})", ident)
-    try:
-        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
-    except Exception:  # noqa: BLE001 — JSON that is no JSON-RPC message is answered, never dropped
-        return error_message(types.INVALID_REQUEST, "invalid request: the line is JSON but not a JSON-RPC 2.0 "
-                             "request, notification or response", ident)
 
 
 def build_server(store, reader=None, corpus=None) -> LeishenServer:
@@ -180,8 +102,8 @@ def build_server(store, reader=None, corpus=None) -> LeishenServer:
 
 
 def main(backend: str = "networkx", uri=None, user=None, password=None, corpus=None) -> None:
-    """Serve on stdin/stdout until the client closes the pipe; a bad LEISHEN_* setting refuses to start (one line
-    naming it on stderr, exit 2)."""
+    """Serve on stdin/stdout until the client closes the pipe and the requests read are answered; a bad
+    LEISHEN_* setting refuses to start (one line naming it on stderr, exit 2)."""
     import sys
 
     from leishen.errors import SettingError

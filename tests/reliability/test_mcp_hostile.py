@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from leishen.mcpserver.server import MAX_DEPTH, shape
+from leishen.mcpserver.wire import MAX_DEPTH, shape
 
 MOMENTS = {"rule": "斫輪", "start": "2026-01-01T00:00+08:00", "end": "2026-01-31T23:00+08:00"}
 
@@ -106,3 +106,50 @@ def test_the_server_refuses_to_start_on_a_bad_setting():
     done = subprocess.run([sys.executable, "-m", "leishen.mcpserver"], stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, timeout=60, env={**os.environ, "LEISHEN_MAX_IN_FLIGHT": "x"})
     assert done.returncode == 2 and done.stderr.strip() == "error: LEISHEN_MAX_IN_FLIGHT='x': not a whole number"
+
+
+def test_a_line_of_invalid_utf8_is_a_parse_error_naming_it(server):
+    """Bytes that are no UTF-8 inside a tools/call's arguments: a parse error with the line's id, the tool never
+    runs (it is not fed U+FFFD in their place), and the next line is answered."""
+    server.send(b'{"jsonrpc": "2.0", "id": 9, "method": "tools/call", '
+                b'"params": {"name": "resolve", "arguments": {"q": "\xe7\xa5\x9e\xff\xe5\x90\x8e"}}}')
+    found = server.answer()
+    assert found["id"] == 9 and found["error"]["code"] == -32700, found
+    assert "UTF-8" in found["error"]["message"] and "0xff" in found["error"]["message"]
+    server.send(call(10, "resolve", '"神后"'))
+    assert server.answer()["id"] == 10
+
+
+def answered_after_end_of_input(lines: list[bytes]) -> tuple[dict, int]:
+    """Run ``leishen mcp`` on *lines* written at once and stdin closed after them, as ``printf … | leishen mcp``
+    does: its answers by id and its exit status (killed if it has not ended within 300 s)."""
+    proc = subprocess.Popen([sys.executable, "-m", "leishen.cli.main", "mcp"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "LEISHEN_MAX_IN_FLIGHT": "4"})  # both calls run at once
+    try:
+        out, err = proc.communicate(b"".join(line + b"\n" for line in lines), timeout=300)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    assert b"Traceback" not in err, err.decode()
+    answers = [json.loads(line) for line in out.splitlines()]
+    return {answer["id"]: answer for answer in answers}, proc.returncode
+
+
+def test_end_of_input_answers_the_calls_already_read():
+    """initialize, two tools/call (a month-long find and a resolve) and a tools/list, then stdin closes: every
+    request is answered before the server exits, and it exits 0 (before #40's fix the SDK cancelled the calls
+    in flight when its input ended, and only initialize and tools/list were answered)."""
+    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "find", "arguments": MOMENTS}},
+             {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "resolve",
+                                                                           "arguments": {"q": "神后"}}},
+             {"jsonrpc": "2.0", "id": 3, "method": "tools/list"}]
+    answers, status = answered_after_end_of_input([json.dumps(line).encode() for line in lines])
+    assert status == 0 and sorted(answers) == [0, 1, 2, 3], answers
+    assert all("result" in answer for answer in answers.values()), answers
+    assert "hits" in json.loads(answers[1]["result"]["content"][0]["text"])
+    assert "Branch:zi" in answers[2]["result"]["content"][0]["text"]
+    assert any(tool["name"] == "find" for tool in answers[3]["result"]["tools"])
