@@ -12,8 +12,9 @@ whatever the workers are doing.
 
 The pool belongs to its app (one per app, made by ``create_app`` and started and stopped by its lifespan); a
 worker's app is made once per worker process (:func:`worker_of`, memoised on the settings as
-:func:`leishen.service.findwork.worker_reader` is). A worker that dies (killed, out of memory) fails the requests
-it held with a 503 saying so, and the pool is replaced by a fresh one.
+:func:`leishen.service.findwork.worker_reader` is). A worker that dies (killed, out of memory) breaks the whole
+pool: every request it held, computing or waiting, is answered 503 saying so (naming no worker), and the pool is
+replaced by a fresh one.
 """
 
 from __future__ import annotations
@@ -92,9 +93,11 @@ def stop(executor: ProcessPoolExecutor) -> None:
 
 
 def unavailable() -> tuple[int, list, bytes]:
-    """The 503 of a request whose worker process ended before it answered."""
-    message = (f"the worker process computing this request ended before it answered (killed, or out of memory); "
-               f"a new one is starting: try again in {RETRY_AFTER} s")
+    """The 503 of a request the pool held when one of its worker processes ended. A process pool breaks whole
+    when one worker dies, failing every request it holds, so the message names no worker: not this request's
+    own, which may still be alive."""
+    message = (f"a worker process of the compute pool ended (killed, or out of memory) while this request was in "
+               f"the pool, which fails every request it holds; the pool was replaced: try again in {RETRY_AFTER} s")
     body = json.dumps({"error": message, "status": 503, "type": "WorkerError", "field": None,
                        "matches": []}).encode()
     return 503, [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),

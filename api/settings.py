@@ -20,6 +20,11 @@ RANGES = {"max_body": (1, 1_000_000_000), "max_rows": (1, 10_000_000), "cypher_r
           "cypher_timeout": (0.01, 120), "cypher_max_timeout": (0.01, 120), "cypher_max_chars": (1, 10_000_000),
           "find_max_steps": (1, 10_000_000), "find_timeout": (0.01, 3600), "max_in_flight": (1, 10_000),
           "compute_processes": (0, 256)}
+#: the longest request URL (path and query string together) ``leishen serve`` reads, in bytes: a longer one is
+#: answered 414 before the app sees it (:mod:`leishen.api.protocol`); every query field has a far smaller bound
+MAX_URL_BYTES = 1_048_576
+#: the most bytes of request headers ``leishen serve`` reads, all told: more is answered 431
+MAX_HEADER_BYTES = 65_536
 #: the kind of a setting whose default does not tell it
 KINDS = {"corpus": "path", "compute_processes": "int"}
 

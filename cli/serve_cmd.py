@@ -47,11 +47,12 @@ def serve(host, port, backend, uri, user, password, workers, corpus, no_corpus):
     """Serve the HTTP API (OpenAPI at /openapi.json, Swagger UI at /docs, ReDoc at /redoc, all offline)."""
     import uvicorn
 
-    from leishen.api.settings import Settings
+    from leishen.api.protocol import uvicorn_options
 
     settings = serve_settings(os.environ, backend=backend, uri=uri, user=user, password=password, corpus=corpus,
                               use_corpus=False if no_corpus else None)
     preflight(settings)
     os.environ.update(settings.to_env())  # every worker builds its app from the same settings
+    # the HTTP protocol answers a URL or headers past their limits (414, 431) and unparsable bytes (400) in JSON
     uvicorn.run("leishen.api.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level="info", server_header=False)
+                log_level="info", server_header=False, **uvicorn_options())

@@ -5,6 +5,7 @@ answers the next requests; the workers end with the server, even one killed with
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -49,10 +50,63 @@ def test_readings_are_computed_in_worker_processes_and_a_dead_worker_is_a_503():
             time.sleep(0.5)
             answers.append(fetch(moment_url(base, len(answers)))[::2])
         for status, body in answers:
-            assert status == 200 or (status == 503 and "worker process" in body["error"]), (status, body)
+            assert status == 200 or (status == 503 and "a worker process of the compute pool ended" in body["error"]), (
+                status, body)
         assert answers[-1][0] == 200, answers[-1]
         assert fetch(base + READING)[2] == reading  # the fresh workers answer as the first did
         assert fetch(base + "/health")[0] == 200
+
+
+def pool_workers(server: int) -> set[int]:
+    """The pids of *server*'s compute workers (its spawned children; not multiprocessing's resource tracker)."""
+    found = set()
+    for pid in children(server):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+                if b"spawn_main" in cmdline.read():
+                    found.add(pid)
+        except FileNotFoundError:  # (ended meanwhile)
+            continue
+    return found
+
+
+def test_one_worker_killed_fails_every_request_the_pool_holds_naming_no_worker():
+    """Two readings held by the pool (its two workers stopped, a third request refused 429 shows both admitted),
+    one worker SIGKILLed: a process pool breaks whole, so both are 503, and the message blames no worker (the
+    other one was alive). Once a fresh pool is starting, the stopped survivor is let go; the next request is 200."""
+    import queue
+    import threading
+
+    with serving("--no-corpus", env={"LEISHEN_MAX_IN_FLIGHT": "2"}) as base:
+        server, _ = compute_workers(base)
+        workers = sorted(pool_workers(server))
+        assert len(workers) == 2, workers
+        answers: queue.Queue = queue.Queue()
+        try:
+            for pid in workers:
+                os.kill(pid, signal.SIGSTOP)
+            threads = [threading.Thread(target=lambda n=n: answers.put(fetch(moment_url(base, n), timeout=300)),
+                                        daemon=True) for n in (0, 1, 2)]
+            for thread in threads:
+                thread.start()
+            assert answers.get(timeout=120)[0] == 429  # the third: the other two are in the pool
+            os.kill(workers[0], signal.SIGKILL)
+            for _ in range(1200):  # the pool found broken: a fresh one is starting
+                if pool_workers(server) - set(workers):
+                    break
+                time.sleep(0.1)
+            else:
+                raise AssertionError("no fresh pool started in 120 s")
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(workers[1], signal.SIGCONT)  # (the broken pool ends it)
+        held = [answers.get(timeout=300) for _ in range(2)]
+        for status, headers, error in held:
+            assert (status, error["type"], headers["retry-after"]) == (503, "WorkerError", "1"), error
+            assert error["error"].startswith("a worker process of the compute pool ended"), error
+            assert "computing this request" not in error["error"] and str(workers[0]) not in error["error"]
+        status, _, reading = fetch(moment_url(base, 0), timeout=300)
+        assert status == 200 and reading["judgments"]
 
 
 def test_the_workers_end_with_the_server_even_on_sigkill():
