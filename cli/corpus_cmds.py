@@ -6,8 +6,8 @@ import sys
 
 import click
 
-from leishen.cli.corpus_warning import require_whole_corpus, warn_no_corpus
-from leishen.cli.options import emit_json, handle_errors, json_option, table
+from leishen.cli.corpus_warning import corpus_warning, require_held_citations, require_whole_corpus
+from leishen.cli.options import emit_json, fail, handle_errors, json_option, table
 from leishen.service import lore
 
 corpus_option = click.option("--corpus", type=click.Path(file_okay=False), default=None,
@@ -61,6 +61,10 @@ def coverage(corpus, rules, as_json):
         return _rule_coverage(as_json)
     require_whole_corpus(corpus)
     report = lore.coverage(corpus)
+    if report["citations"]["failed"]:  # a text cut short or edited: refused as check refuses it
+        require_held_citations(corpus)
+        fail(f"{report['citations']['failed']} citations do not hold against the corpus; `coverage` needs every "
+             f"citation to hold (leishen check lists them)")
     if as_json:
         emit_json(report)
         return
@@ -83,9 +87,12 @@ def coverage(corpus, rules, as_json):
 @json_option
 @handle_errors
 def passage(src, corpus, as_json):
-    """A passage (from your corpus folder, when found) with every fact that cites it."""
-    warn_no_corpus(corpus)
-    out = lore.passage(src, corpus)
+    """A passage (from your corpus folder, when found) with every fact that cites it; a corpus lacking a text,
+    holding an emptied one or not holding the citations is warned of in one stderr line."""
+    warning = corpus_warning("networkx", corpus, shows_passage=True)
+    out = lore.passage(src, corpus)  # a passage that cannot be shown is the error (naming an emptied file …)
+    if warning:
+        click.echo(warning, err=True)
     if as_json:
         emit_json(out)
         return

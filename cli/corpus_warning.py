@@ -2,11 +2,13 @@
 passages without the texts to show them from.
 
 ``build`` and ``check`` refuse a damaged corpus file (not UTF-8, a directory where a text belongs, a FIFO or a
-device, too large); ``check`` and ``coverage`` also refuse a corpus that lacks a text or holds an emptied one
-(:func:`require_whole_corpus`). The embedded graph the other commands build then skips the citation check
-against the texts (see ``loaders.build.graph_source``), so ``stats``, ``symbol``, ``facts``, ``path``,
-``cypher``, ``export``, ``read``, ``find``, ``passage`` and ``view`` say so: one line on stderr naming the
-file (or that no corpus folder was found), and the answer as before.
+device, too large); ``build``, ``check`` and ``coverage`` also refuse a corpus that lacks a text or holds an
+emptied one (:func:`require_whole_corpus`), and ``build`` and ``coverage`` one whose texts do not hold what the
+tables cite (a text cut short or edited: :func:`unheld_citations`). The embedded graph the other commands build
+then skips the citation check against the texts (see ``loaders.build.graph_source``), so ``stats``, ``symbol``,
+``facts``, ``path``, ``cypher``, ``export``, ``read``, ``find``, ``passage`` and ``view`` say so: one line on
+stderr naming the file (or that no corpus folder was found, or that LEISHEN_CORPUS names none), and the answer
+as before.
 """
 
 from __future__ import annotations
@@ -14,62 +16,92 @@ from __future__ import annotations
 import click
 
 NO_CORPUS = "no corpus folder found (give --corpus DIR or set LEISHEN_CORPUS)"
+NOT_CHECKED = "the citations are NOT checked against the texts (leishen check names every problem)"
+
+
+def _problem(corpus=None) -> tuple[str | None, str]:
+    """The first problem of the corpus at *corpus* (or the default one) found without checking a citation, and
+    its kind: ``folder`` (none found, LEISHEN_CORPUS or --corpus naming no folder, no text in it), ``file`` (a
+    damaged file: the texts cannot be read), ``gap`` (a missing or emptied text); (None, "") when it reads whole."""
+    from leishen.errors import CitationError
+    from leishen.loaders.corpus import CorpusFolderError, load_corpus
+
+    try:
+        found = load_corpus(corpus)
+    except CorpusFolderError as exc:
+        return str(exc).splitlines()[0], "folder"
+    except CitationError as exc:
+        return str(exc).splitlines()[0], "file"
+    if found is None:
+        return NO_CORPUS, "folder"
+    gaps = found.gaps()
+    return (gaps[0], "gap") if gaps else (None, "")
 
 
 def corpus_problem(corpus=None) -> str | None:
     """The first problem of the corpus at *corpus* (or the default one): none found, a damaged file, a missing
-    or emptied text; None when it reads whole."""
+    or emptied text; None when it reads whole (its citations are not checked here: :func:`unheld_citations`)."""
+    return _problem(corpus)[0]
+
+
+def unheld_citations(corpus=None) -> str | None:
+    """The line naming the citations the texts of the corpus at *corpus* (or the default one) do not hold (a
+    text cut short or edited), None when they hold or the corpus has another problem. Known without a build
+    when the checked graph is kept (in this process or the disk cache), else by building the graph, which the
+    command does next anyway (``loaders.build.build_graph`` notes the failures on the corpus)."""
     from leishen.errors import CitationError
+    from leishen.loaders.build import build_graph, graph_kept, graph_source
     from leishen.loaders.corpus import load_corpus
 
+    source = graph_source(corpus)
+    if source[0] is not None and not graph_kept(source):
+        build_graph(corpus)
     try:
         found = load_corpus(corpus)
-    except CitationError as exc:
-        return str(exc).splitlines()[0]
-    if found is None:
-        return NO_CORPUS
-    gaps = found.gaps()
-    return gaps[0] if gaps else None
+    except CitationError:  # a corpus that does not read is _problem's to name
+        return None
+    return found.unheld.get(source[2]) if found is not None else None
 
 
-def damaged_corpus(corpus=None) -> str | None:
-    """The first line of the error of the corpus at *corpus* (or the default one) when a file of it is
-    damaged; None when it reads (or when there is none)."""
-    from leishen.loaders.corpus import CorpusError, load_corpus
-
-    try:
-        load_corpus(corpus)
-    except CorpusError as exc:
-        return str(exc).splitlines()[0]
-    return None
+def corpus_warning(backend: str = "networkx", corpus=None, *, shows_passage: bool = False) -> str | None:
+    """The warning line when the corpus is missing, damaged, incomplete or does not hold the citations, else
+    None. On the embedded backend its citations are then unchecked (a Neo4j graph was checked by the ``build
+    --backend neo4j`` that loaded it, so there only a corpus with no texts to show is said). *shows_passage*:
+    the command reads a passage itself, so a corpus that cannot be read is its error, not a warning."""
+    problem, kind = _problem(corpus)
+    if problem is None and backend == "networkx":
+        problem, kind = unheld_citations(corpus), "unheld"
+    if problem is None or (backend != "networkx" and kind != "folder"):
+        return None
+    if shows_passage and kind in ("folder", "file"):
+        return f"warning: {NO_CORPUS}: passages cannot be shown" if problem == NO_CORPUS else None
+    if kind == "folder":
+        return f"warning: {problem}: passages cannot be shown and the citations are NOT checked against the texts"
+    return f"warning: {problem}; {NOT_CHECKED}"
 
 
 def warn_damaged_corpus(backend: str = "networkx", corpus=None) -> None:
-    """One stderr line when the corpus is missing, damaged or incomplete: on the embedded backend its citations
-    are then unchecked (a Neo4j graph was checked by the ``build --backend neo4j`` that loaded it, so there only
-    a missing corpus is said: its passages cannot be shown)."""
-    problem = corpus_problem(corpus)
-    if problem is None or (backend != "networkx" and problem != NO_CORPUS):
-        return
-    if problem == NO_CORPUS:
-        click.echo(f"warning: {problem}: passages cannot be shown and the citations are NOT checked "
-                   "against the texts", err=True)
-        return
-    click.echo(f"warning: {problem}; the citations are NOT checked against the texts "
-               "(leishen check names every problem)", err=True)
+    """Print :func:`corpus_warning` on stderr, when there is one."""
+    line = corpus_warning(backend, corpus)
+    if line:
+        click.echo(line, err=True)
 
 
-def require_whole_corpus(corpus=None) -> None:
-    """For ``check`` and ``coverage``: CorpusError (exit 2, one line) when the corpus is missing, damaged, lacks
-    a text or holds an emptied one."""
+def require_whole_corpus(corpus=None, who: str = "`check` and `coverage` need") -> None:
+    """For ``build``, ``check`` and ``coverage``: CorpusError (exit 2, one line) when the corpus is missing,
+    damaged, lacks a text or holds an emptied one."""
     from leishen.loaders.corpus import CorpusError
 
     problem = corpus_problem(corpus)
     if problem is not None:
-        raise CorpusError(f"{problem}; `check` and `coverage` need every text whole")
+        raise CorpusError(f"{problem}; {who} every text whole")
 
 
-def warn_no_corpus(corpus=None) -> None:
-    """One stderr line when no corpus folder is found (``passage``: a damaged one is its error already)."""
-    if corpus_problem(corpus) == NO_CORPUS:
-        click.echo(f"warning: {NO_CORPUS}: passages cannot be shown", err=True)
+def require_held_citations(corpus=None, who: str = "`coverage` needs") -> None:
+    """For ``build`` and ``coverage``: CorpusError (exit 2, one line naming the corpus file and the first
+    failure) when the texts do not hold every citation (a text cut short or edited)."""
+    from leishen.loaders.corpus import CorpusError
+
+    problem = unheld_citations(corpus)
+    if problem is not None:
+        raise CorpusError(f"{problem}; {who} every citation to hold (leishen check lists them)")

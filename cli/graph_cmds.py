@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from leishen.cli.corpus_warning import warn_damaged_corpus
+from leishen.cli.corpus_warning import (NO_CORPUS, corpus_problem, require_held_citations, require_whole_corpus,
+                                        warn_damaged_corpus)
 from leishen.cli.options import backend_options, emit_json, handle_errors, json_option, open_backend, table
 from leishen.service import lore
 
@@ -21,7 +22,11 @@ types_option = click.option("--type", "types", multiple=True, metavar="TYPE",
 @json_option
 @handle_errors
 def build(backend, uri, user, password, corpus, as_json):
-    """Build the graph (validate every fact and citation) and print counts."""
+    """Build the graph (validate every fact and citation) and print counts; a corpus found damaged, lacking a
+    text, holding an emptied one or not holding the citations is refused (exit 2) before anything is loaded."""
+    if corpus_problem(corpus) != NO_CORPUS:
+        require_whole_corpus(corpus, "`build` needs")
+        require_held_citations(corpus, "`build` needs")
     out = lore.build(backend, corpus, uri, user, password)
     if not out["citations"]["checked"]:
         click.echo("warning: no corpus folder found, so the citations were NOT checked "

@@ -306,6 +306,11 @@ def load(kind: str, key: str, shared: dict[str, object] | None = None):
         return None
 
 
+def has(kind: str, key: str) -> bool:
+    """Whether an entry of *kind* is stored under *key* (not read: :func:`load` still verifies it)."""
+    return enabled() and _path(kind, key).is_file()
+
+
 def store(kind: str, key: str, obj, shared: dict[str, object] | None = None) -> bool:
     """Write *obj* under *key* (temporary file + atomic rename), and remove older entries of *kind*.
     *shared*: objects (name → object) stored as their name, given back to :func:`load`. False (and

@@ -1,6 +1,7 @@
 """Every ``LEISHEN_*`` environment setting, parsed in one place with its type and range.
 
-:data:`SETTINGS` lists each variable once: its kind (``bool``, ``int``, ``float``, ``path``, ``dir``, ``text``),
+:data:`SETTINGS` lists each variable once: its kind (``bool``, ``int``, ``float``, ``path``, ``dir``, ``dir or new``,
+``text``),
 its default, its range and what it does. :func:`get` is how the code reads one (``get("LEISHEN_NO_CACHE")``):
 an unset or empty variable gives the default; a value that is not of the kind or outside the range raises
 :class:`SettingError` naming the variable, the value and what it takes, never a ``ValueError`` from deep inside.
@@ -11,13 +12,16 @@ The ``LEISHEN_API_*`` settings of ``leishen serve`` are parsed by :mod:`leishen.
 and ranges of :func:`parse`. The table of the README is :func:`markdown_table`.
 
 Booleans take ``1/true/yes/on`` and ``0/false/no/off`` (any case); ``path`` is any path (``~`` expanded, no
-NUL byte); ``dir`` must name an existing folder.
+NUL byte); ``dir`` must name an existing folder; ``dir or new`` a folder, or a path not there yet whose nearest
+existing parent is a folder (where leishen makes it, or, for the corpus, warns that it is missing) — never a file,
+a FIFO or a device, nor a path under one.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,11 +49,12 @@ def _cpus() -> int:
 
 #: every LEISHEN_* variable the package reads (scripts/test reads LEISHEN_NO_PIP/APT/CARGO itself)
 SETTINGS: tuple[Setting, ...] = (
-    Setting("LEISHEN_CORPUS", "path", None, "folder of the source texts (default ../shared/seeds beside a checkout)"),
+    Setting("LEISHEN_CORPUS", "dir or new", None, "folder of the source texts (default ../shared/seeds beside a "
+            "checkout; a missing one is warned of, as no corpus)"),
     Setting("LEISHEN_CORPUS_MAX_BYTES", "int", 16_000_000, "largest corpus text read, in bytes (a bigger one is "
             "refused as damaged)", 1_000, 1_000_000_000),
     Setting("LEISHEN_ONTOLOGY", "dir", None, "the ontology folder (default: the installed one)"),
-    Setting("LEISHEN_CACHE_DIR", "path", None, "the disk cache folder (default $XDG_CACHE_HOME/leishen or "
+    Setting("LEISHEN_CACHE_DIR", "dir or new", None, "the disk cache folder (default $XDG_CACHE_HOME/leishen or "
             "~/.cache/leishen)"),
     Setting("LEISHEN_NO_CACHE", "bool", False, "neither read nor write the disk cache (as --no-cache)"),
     Setting("LEISHEN_CACHE_MAX_BYTES", "int", 2_000_000_000, "largest disk cache entry read, in bytes",
@@ -64,14 +69,15 @@ SETTINGS: tuple[Setting, ...] = (
             1, 10_000_000),
     Setting("LEISHEN_MAX_ANSWER_BYTES", "int", 16_000_000, "most bytes (as JSON) a Neo4j answer may hold before "
             "it is refused", 1_000, 1_000_000_000),
-    Setting("LEISHEN_NEO4J_HOME", "path", None, "Neo4j jars and the default server (default ~/.cache/leishen/neo4j)"),
-    Setting("LEISHEN_NEO4J_RUN", "path", None, "the run folder of `leishen neo4j` (default <home>/server)"),
+    Setting("LEISHEN_NEO4J_HOME", "dir or new", None, "Neo4j jars and the default server (default "
+            "~/.cache/leishen/neo4j)"),
+    Setting("LEISHEN_NEO4J_RUN", "dir or new", None, "the run folder of `leishen neo4j` (default <home>/server)"),
     Setting("LEISHEN_NEO4J_JVM_OPTS", "text", "", "extra JVM options of the Neo4j server"),
     Setting("LEISHEN_NEO4J_START_TIMEOUT", "float", 180.0, "seconds to wait for Neo4j to answer on start",
             1, 3600),
     Setting("LEISHEN_NEO4J_PASSWORD", "text", None, "the password handed to the Neo4j launcher (set by leishen)"),
     Setting("LEISHEN_VERBOSE", "bool", False, "show Maven's output when the Neo4j jars are fetched"),
-    Setting("LEISHEN_SCREENSHOTS", "path", None, "folder where the browser tests save their screenshots"),
+    Setting("LEISHEN_SCREENSHOTS", "dir or new", None, "folder where the browser tests save their screenshots"),
 )
 
 BY_NAME = {s.name: s for s in SETTINGS}
@@ -116,12 +122,31 @@ def parse(setting: Setting, raw: str | None):
         raise _bad(setting, raw, "not a switch (1/true/yes/on or 0/false/no/off)")
     if setting.kind in ("int", "float"):
         return _number(setting, raw, text)
-    if setting.kind in ("path", "dir"):
+    if setting.kind in ("path", "dir", "dir or new"):
         path = Path(text).expanduser()
         if setting.kind == "dir" and not path.is_dir():
             raise _bad(setting, raw, "not an existing folder" if not path.exists() else "not a folder")
+        if setting.kind == "dir or new":
+            _folder_or_new(setting, raw, path)
         return path
     return raw
+
+
+def _folder_or_new(setting: Setting, raw: str, path: Path) -> None:
+    """SettingError unless *path* is a folder, or is not there and its nearest existing parent is a folder
+    (looked at with stat only: a FIFO or a device is never opened)."""
+    for at in (path, *path.absolute().parents):
+        try:
+            mode = at.stat().st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # not there (yet), or under a file: the parent says which
+        except OSError as exc:  # EACCES, ELOOP …: nothing can be made there either
+            raise _bad(setting, raw, f"not a folder ({exc.strerror})") from None
+        if stat.S_ISDIR(mode):
+            return
+        what = ("a file" if stat.S_ISREG(mode) else "a FIFO" if stat.S_ISFIFO(mode) else
+                "a socket" if stat.S_ISSOCK(mode) else "a device")
+        raise _bad(setting, raw, f"not a folder ({what})" if at == path else f"not a folder: {at} is {what}")
 
 
 def get(name: str, environ=None):

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from leishen import diskcache
 from leishen.errors import CitationError
-from leishen.loaders.corpus import DOCS, Corpus, CorpusError, load_corpus
+from leishen.loaders.corpus import DOCS, Corpus, CorpusError, UnheldCitations, load_corpus
 from leishen.loaders.conditions import read_rules
 from leishen.loaders.records import Edge, Fact, GraphData, Node
 from leishen.loaders.schema import RelationDef, Schema, load_schema, ontology_dir
@@ -31,7 +31,8 @@ from leishen.loaders.tables import (Registry, check_data_tables, raise_errors, r
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["build_graph", "graph_source", "graph_key", "keep_graph", "load_facts", "to_networkx", "fact_dict", "check_citations", "read_registry"]
+__all__ = ["build_graph", "graph_source", "graph_kept", "graph_key", "keep_graph", "load_facts", "to_networkx",
+           "fact_dict", "check_citations", "read_registry"]
 
 
 def read_registry(schema: Schema | None = None) -> tuple[Registry, list[Fact]]:
@@ -188,7 +189,8 @@ def _build(corpus_dir: Path | None, check: bool, _ontology: Path) -> GraphData:
         corpus = load_corpus(corpus_dir) if corpus_dir else None  # build_graph found the default one
         if check and corpus is not None:
             _, errors = check_citations(registry, facts, corpus)
-            raise_errors(errors, "the citations")
+            if errors:
+                raise UnheldCitations(corpus, errors)  # build_graph notes them and builds unchecked
         nodes = [_with_lookup(n) for n in registry.nodes.values()] + _passage_nodes(facts)
         edges: list[Edge] = []
         for fact in facts:
@@ -200,15 +202,17 @@ def _build(corpus_dir: Path | None, check: bool, _ontology: Path) -> GraphData:
 
 def graph_source(corpus: str | Path | None = None, *, check: bool = True) -> tuple[Path | None, bool, Path]:
     """What a graph is built from: (the corpus folder its citations are checked against, or None; *check*;
-    the ontology folder). Without *corpus*, the default corpus when one is found and can be read."""
-    folder = Path(corpus).resolve() if corpus else None
-    if folder is None and check:
+    the ontology folder). With *check*, the corpus (*corpus*, else the default one) when it is found, reads, has
+    every text and holds every citation (as far as known: see :func:`build_graph`), else None: a missing,
+    damaged, incomplete, cut-short or edited corpus blocks only what needs the texts (check, passage …)."""
+    folder, ontology = (Path(corpus).resolve() if corpus else None), ontology_dir()
+    if check:
         try:
-            found = load_corpus(None)
+            found = load_corpus(folder)
         except CorpusError:
-            found = None  # a damaged default corpus blocks only what needs the texts (check, passage …)
-        folder = found.folder if found and not found.gaps() else None  # so does one lacking or emptying a text
-    return folder, check, ontology_dir()
+            found = None
+        folder = found.folder if found and not found.gaps() and ontology not in found.unheld else None
+    return folder, check, ontology
 
 
 def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> GraphData:
@@ -216,8 +220,19 @@ def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> Grap
     the disk cache (:mod:`leishen.diskcache`, keyed by the code, the tables and the corpus texts).
 
     Raises OntologyError naming file and row for any bad row; nothing is built (or stored) in that case.
+    Citations the corpus does not hold (a text cut short or edited) are noted on it (``Corpus.unheld``, which
+    the commands warn of) and the graph is built unchecked, as for an emptied text.
     """
     source = graph_source(corpus, check=check)
+    try:
+        return _kept_or_built(source)
+    except UnheldCitations as exc:
+        exc.corpus.note_unheld(source[2], exc.errors)  # graph_source now leaves this corpus out
+        return _kept_or_built(graph_source(corpus, check=check))
+
+
+def _kept_or_built(source: tuple[Path | None, bool, Path]) -> GraphData:
+    """The graph of *source*: kept in this process, else from the disk cache, else built (and stored)."""
     data = _KEPT.get(source)
     if data is None:
         key = graph_key(source) if diskcache.enabled() else None
@@ -228,6 +243,12 @@ def build_graph(corpus: str | Path | None = None, *, check: bool = True) -> Grap
                 diskcache.store("graph", key, data)
         keep_graph(source, data)
     return data
+
+
+def graph_kept(source: tuple[Path | None, bool, Path]) -> bool:
+    """Whether the graph of *source* is kept in this process or in the disk cache, without loading it (a kept
+    graph of a checked source is one whose citations held)."""
+    return source in _KEPT or (diskcache.enabled() and diskcache.has("graph", graph_key(source)))
 
 
 _KEPT: dict[tuple, GraphData] = {}  # the graph of each source this process built or loaded (the last 4)

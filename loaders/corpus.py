@@ -21,6 +21,7 @@ from leishen.loaders.records import Citation
 
 DOCS = ("000", "002", "003", "004")
 HAN = re.compile(r"[\u3400-\u9fff]")
+CITED = re.compile(r"(?<![\w/])(\d{3}):\d+")  # a doc:line citation inside an error line
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
@@ -32,6 +33,9 @@ class Corpus:
     passages: dict[str, dict[int, str]]
     #: the file each document was read from
     files: dict[str, Path] = field(default_factory=dict)
+    #: ontology folder → the line of :meth:`unheld_line`, once a graph build found citations of that ontology
+    #: these texts do not hold (see ``loaders.build.build_graph``, which then builds the graph unchecked)
+    unheld: dict[Path, str] = field(default_factory=dict, compare=False, repr=False)
 
     def gaps(self) -> list[str]:
         """What the folder lacks: a text of DOCS that is missing, or one holding no Classical Chinese paragraph
@@ -39,7 +43,7 @@ class Corpus:
         out = []
         for doc in DOCS:
             if doc not in self.passages:
-                out.append(f"corpus folder {self.folder} has no text {doc} (no {doc}_*.txt)")
+                out.append(f"corpus folder {self.folder} has no text {doc} (no document '{doc}': no {doc}_*.txt)")
             elif not self.passages[doc]:
                 out.append(f"corpus file {self.files.get(doc, doc)} holds no Classical Chinese paragraph "
                            f"(an emptied text?)")
@@ -56,8 +60,35 @@ class Corpus:
             raise CitationError(f"{cite}: no document {cite.doc!r} in {self.folder} (have {', '.join(sorted(self.passages))})")
         text = lines.get(cite.line)
         if text is None:
-            raise CitationError(f"{cite}: line {cite.line} of document {cite.doc} is not a Classical Chinese paragraph")
+            raise CitationError(f"{cite}: {self._no_paragraph(cite)}")
         return text
+
+    def _no_paragraph(self, cite: Citation) -> str:
+        """Why the text of *cite*'s document has no paragraph at its line: the file is emptied, ends before the
+        line, or holds something else there."""
+        lines, file = self.passages[cite.doc], self.files.get(cite.doc, cite.doc)
+        if not lines:
+            return f"corpus file {file} holds no Classical Chinese paragraph (an emptied text?)"
+        last = max(lines)
+        if cite.line > last:
+            return (f"line {cite.line} of document {cite.doc} is past the last Classical Chinese paragraph of "
+                    f"corpus file {file} (line {last}; a text cut short?)")
+        return f"line {cite.line} of document {cite.doc} is not a Classical Chinese paragraph"
+
+    def unheld_line(self, errors: list[str]) -> str:
+        """One line for citations these texts do not hold (*errors*, as ``check_citations`` words them): the
+        corpus file(s) of the passages they cite, how many, and the first error (file, row, column, passage)."""
+        docs = sorted({m.group(1) for e in errors for m in CITED.finditer(e)} & set(self.files))
+        files = ", ".join(str(self.files[d]) for d in docs) or str(self.folder)
+        many = len(errors) != 1
+        return (f"{len(errors)} citation{'s' if many else ''} {'do' if many else 'does'} not hold against corpus "
+                f"file{'s' if len(docs) > 1 else ''} {files} (a text cut short or edited, or a table row citing "
+                f"wrongly); the first: {errors[0]}")
+
+    def note_unheld(self, ontology: Path, errors: list[str]) -> None:
+        """Remember that these texts do not hold *errors*, citations of the tables of *ontology* (a graph of
+        them is then built unchecked)."""
+        self.unheld[ontology] = self.unheld_line(errors)
 
 
 def default_corpus_dir() -> Path | None:
@@ -71,6 +102,24 @@ def default_corpus_dir() -> Path | None:
 
 class CorpusError(CitationError):
     """A corpus file that cannot be read (not UTF-8, a directory …): blocks only what needs the texts."""
+
+
+class CorpusFolderError(CorpusError):
+    """A corpus folder that is not there, not a folder, or holds none of the texts: no passage can be shown."""
+
+
+class UnheldCitations(CitationError):
+    """Citations the texts of *corpus* do not hold (*errors*): ``build_graph`` notes them on the corpus
+    (:meth:`Corpus.note_unheld`) and builds the graph unchecked."""
+
+    def __init__(self, corpus: Corpus, errors: list[str]):
+        super().__init__(corpus.unheld_line(errors))
+        self.corpus, self.errors = corpus, errors
+
+
+def _not_a_folder(folder: Path) -> str:
+    """How *folder* (not a folder) fails: not there, or something else (a file, a FIFO, a device)."""
+    return "is not a folder" if os.path.lexists(folder) else "does not exist"
 
 
 def read_limited(path: Path, limit: int, setting: str) -> bytes:
@@ -118,24 +167,29 @@ def _read_doc(path: Path) -> dict[int, str]:
 
 @cache
 def read_corpus(folder: Path) -> Corpus:
-    """Read the texts of *folder* (files named ``<doc>_*.txt``)."""
+    """Read the texts of *folder* (files named ``<doc>_*.txt``); CorpusFolderError when it is no folder or holds
+    none of them, CorpusError naming a damaged file."""
     if not folder.is_dir():
-        raise CitationError(f"corpus folder {folder} does not exist (give --corpus DIR or set LEISHEN_CORPUS)")
+        raise CorpusFolderError(f"corpus folder {folder} {_not_a_folder(folder)} "
+                                f"(give --corpus DIR or set LEISHEN_CORPUS)")
     passages, files = {}, {}
     for doc in DOCS:
         found = sorted(folder.glob(f"{doc}_*.txt"))
         if found:
             passages[doc], files[doc] = _read_doc(found[0]), found[0]
     if not passages:
-        raise CitationError(f"corpus folder {folder} holds none of the texts {', '.join(DOCS)} (<doc>_*.txt)")
+        raise CorpusFolderError(f"corpus folder {folder} holds none of the texts {', '.join(DOCS)} (<doc>_*.txt)")
     return Corpus(folder, passages, files)
 
 
 def load_corpus(folder: str | Path | None = None) -> Corpus | None:
-    """The corpus at *folder*, or the default one, or None when none can be found."""
+    """The corpus at *folder*, or the default one, or None when none can be found (CorpusFolderError naming
+    LEISHEN_CORPUS when it names no folder)."""
     if folder is not None:
         return read_corpus(Path(folder).resolve())
     found = default_corpus_dir()
+    if found is not None and settings.get("LEISHEN_CORPUS") == found and not found.is_dir():
+        raise CorpusFolderError(f"corpus folder {found} (LEISHEN_CORPUS) {_not_a_folder(found)}")
     return read_corpus(found.resolve()) if found else None
 
 

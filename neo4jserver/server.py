@@ -121,10 +121,20 @@ def require_driver() -> None:
                                  "(checked before starting the server; nothing was started)") from exc
 
 
+def _make_dir(path: Path) -> Path:
+    """*path* made a folder (with its parents) unless it is one; BackendError in one line when a file, a FIFO or
+    a device is in the way (``--data /dev/zero``), never a FileExistsError."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BackendError(f"{path} cannot be made a folder: {exc.strerror or exc}") from None
+    return path
+
+
 @contextlib.contextmanager
 def _locked(path: Path):
     """An exclusive advisory lock on ``path`` (serialises fetches and starts between processes)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _make_dir(path.parent)
     with open(path, "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -327,8 +337,7 @@ def start(*, port: int = 0, data: Path | str | None = None, auth: bool = False, 
         raise BackendError(f"port {port} is not a TCP port (1-65535, or 0 for a free one)")
     require_driver()
     lib = fetch_jars(home)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    with _locked(run_dir / "start.lock"):
+    with _locked(run_dir / "start.lock"):  # (makes run_dir)
         _reap_orphan(run_dir)
         current = status(run_dir)
         if current["running"]:
@@ -338,7 +347,7 @@ def start(*, port: int = 0, data: Path | str | None = None, auth: bool = False, 
                                "stop it first (leishen neo4j stop) or set LEISHEN_NEO4J_HOME")
         if port and _port_answers(port):
             raise BackendError(f"port {port} on 127.0.0.1 is already in use; choose another with --port or use 0")
-        data.mkdir(parents=True, exist_ok=True)
+        _make_dir(data)
         log_path = run_dir / "neo4j.log"
         began = time.monotonic()
         proc = _launch(lib, run_dir, data, port, auth, password, log_path)

@@ -88,3 +88,114 @@ def test_an_unknown_column_is_refused_naming_file_and_column(tmp_path, table):
     assert result.exit_code == 2, result.output
     first = result.stderr.splitlines()[0]
     assert table in first and "colour" in first and "unknown column" in first, first
+
+
+# --- #40 re-probe: a text cut short or edited, a LEISHEN_CORPUS naming no folder, passage on an incomplete corpus
+
+@pytest.fixture(scope="module")
+def altered(tmp_path_factory, corpus_dir):
+    """Copies of the corpus with the 002 text cut to its first half (whole lines), and with one character of
+    000:23 edited (甲乙日亥子 → 甲乙日亥丑): both read, lack no text and empty none, but their citations fail."""
+    made = {}
+    for kind in ("cut", "edited"):
+        folder = tmp_path_factory.mktemp(kind) / "seeds"
+        shutil.copytree(corpus_dir, folder)
+        made[kind] = folder
+    (cut,) = made["cut"].glob("002_*.txt")
+    lines = cut.read_bytes().splitlines(keepends=True)
+    cut.write_bytes(b"".join(lines[:len(lines) // 2]))
+    (edited,) = made["edited"].glob("000_*.txt")
+    text = edited.read_text(encoding="utf-8")
+    assert text.count("甲乙日亥子") == 1
+    edited.write_text(text.replace("甲乙日亥子", "甲乙日亥丑"), encoding="utf-8")
+    return {"cut": (made["cut"], cut), "edited": (made["edited"], edited)}
+
+
+def _one_line(stream: str, prefix: str) -> str:
+    """The one line of *stream* starting with *prefix* (there must be exactly one)."""
+    lines = [line for line in stream.splitlines() if line.startswith(prefix)]
+    assert len(lines) == 1, stream
+    return lines[0]
+
+
+@pytest.mark.parametrize("kind", ["cut", "edited"])
+@pytest.mark.parametrize("command", ["coverage", "build"])
+def test_coverage_and_build_refuse_citations_that_fail(altered, kind, command):
+    """Before: `coverage` printed `citations: 3737 checked, 529 failed` and exited 0; `build` refused with 50
+    lines. Now both exit 2 in one line naming the corpus file, as `check` refuses."""
+    folder, text = altered[kind]
+    result = invoke([command], LEISHEN_CORPUS=str(folder))
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: ") and str(text) in line and "not hold" in line, line
+    assert "failed" not in result.stdout
+    assert invoke(["check"], LEISHEN_CORPUS=str(folder)).exit_code == 2
+
+
+@pytest.mark.parametrize("kind", ["cut", "edited"])
+@pytest.mark.parametrize("args", [["stats"], ["symbol", "子"], ["passage", "000:51"]], ids=" ".join)
+def test_the_answering_commands_warn_on_a_cut_or_edited_text(altered, kind, args):
+    """Before: `stats` and `symbol 子` refused (exit 2) with the citation check's error. Now they answer, with one
+    warning line naming the corpus file and keeping that error's file, row, column and passage."""
+    folder, text = altered[kind]
+    result = invoke(args, LEISHEN_CORPUS=str(folder))
+    assert result.exit_code == 0, result.output
+    warning = _one_line(result.stderr, "warning:")
+    first = ("facts/000/core.csv row 68 column terms: passage 000:23 does not contain 甲乙日亥子" if kind == "edited"
+             else "is past the last Classical Chinese paragraph of corpus file")
+    assert str(text) in warning and first in warning and "NOT checked" in warning, warning
+    assert result.stdout.strip() and "error" not in result.stderr
+
+
+def test_passage_of_a_line_a_cut_took_says_the_text_is_cut_short(altered):
+    folder, text = altered["cut"]
+    for given in (["--corpus", str(folder)], []):
+        result = invoke(["passage", "002:151", *given], LEISHEN_CORPUS=str(folder))
+        assert result.exit_code == 2
+        (line,) = result.stderr.strip().splitlines()
+        assert line.startswith("error: 002:151: ") and str(text) in line and "cut short" in line, line
+
+
+@pytest.mark.parametrize("damage,args", [("deleted", ["passage", "000:23"]), ("emptied", ["passage", "002:151"]),
+                                         ("deleted", ["passage", "000:23", "--json"])])
+def test_passage_warns_on_a_deleted_or_emptied_seed(incomplete, damage, args):
+    """Before: `passage 000:23` with 002 deleted, `passage 002:151` with 003 emptied printed no warning."""
+    folder, says = incomplete[damage]
+    for given in ([], ["--corpus", str(folder)]):
+        result = invoke([*args, *given], LEISHEN_CORPUS=str(folder))
+        assert result.exit_code == 0, result.output
+        assert says in _one_line(result.stderr, "warning:") and result.stdout.strip()
+
+
+def test_passage_in_an_emptied_text_says_it_is_emptied(incomplete):
+    """Before: `passage 003:…` with 003 emptied said only `not a Classical Chinese paragraph`."""
+    folder, says = incomplete["emptied"]
+    (text,) = folder.glob("003_*.txt")
+    result = invoke(["passage", "003:5"], LEISHEN_CORPUS=str(folder))
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: 003:5: ") and f"corpus file {text} holds no Classical Chinese paragraph" in line
+
+
+def test_passage_of_a_sound_corpus_gives_no_warning(corpus_dir):
+    result = invoke(["passage", "000:51"], LEISHEN_CORPUS=str(corpus_dir))
+    assert result.exit_code == 0 and result.stderr == "", result.stderr
+
+
+@pytest.mark.parametrize("args", [["stats"], ["symbol", "子"]], ids=" ".join)
+def test_a_missing_corpus_folder_is_one_warning_and_an_answer(tmp_path, args):
+    """Before: a warning implying the command goes on, then `error: corpus folder … does not exist`, exit 2."""
+    gone = tmp_path / "no-such-seeds"
+    result = invoke(args, LEISHEN_CORPUS=str(gone))
+    assert result.exit_code == 0, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"warning: corpus folder {gone} (LEISHEN_CORPUS) does not exist") and result.stdout.strip()
+
+
+@pytest.mark.parametrize("args", [["check"], ["coverage"], ["build"], ["passage", "000:51"]], ids=" ".join)
+def test_a_missing_corpus_folder_stops_what_needs_the_texts_in_one_line(tmp_path, args):
+    gone = tmp_path / "no-such-seeds"
+    result = invoke(args, LEISHEN_CORPUS=str(gone))
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: corpus folder {gone} (LEISHEN_CORPUS) does not exist"), line

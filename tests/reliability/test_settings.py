@@ -21,6 +21,9 @@ BAD = [
     ("LEISHEN_ONTOLOGY", "/nonexistent-leishen-ontology", "not an existing folder"),
     ("LEISHEN_ONTOLOGY", "/etc/passwd", "not a folder"),
     ("LEISHEN_ONTOLOGY", "/dev/zero", "not a folder"),
+    ("LEISHEN_CORPUS", "/dev/zero", "not a folder (a device)"),
+    ("LEISHEN_CORPUS", "/etc/passwd", "not a folder (a file)"),
+    ("LEISHEN_CACHE_DIR", "/etc/passwd/cache", "not a folder: /etc/passwd is a file"),
     ("LEISHEN_CYPHER_MAX_IN_FLIGHT", "²", "not a whole number"),
     ("LEISHEN_CYPHER_MAX_IN_FLIGHT", "0", "from 1 to"),
     ("LEISHEN_MAX_IN_FLIGHT", "-3", "from 1 to"),
@@ -180,3 +183,54 @@ def test_the_readme_lists_every_setting():
     from pathlib import Path
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     assert settings.markdown_table() in readme
+
+
+# --- the "dir or new" kind: a folder, or a path not there yet under a folder (#40 re-probe items 5 and 6) -------
+
+FOLDERS = ["LEISHEN_CORPUS", "LEISHEN_NEO4J_RUN", "LEISHEN_NEO4J_HOME", "LEISHEN_CACHE_DIR", "LEISHEN_SCREENSHOTS"]
+
+
+@pytest.fixture
+def not_folders(tmp_path):
+    """Paths that are no folder and can never be made one: a device, a FIFO, a file, a path under a file."""
+    fifo, plain = tmp_path / "fifo", tmp_path / "plain.txt"
+    os.mkfifo(fifo)
+    plain.write_text("not a folder")
+    return {"device": ("/dev/zero", "not a folder (a device)"), "fifo": (str(fifo), "not a folder (a FIFO)"),
+            "file": (str(plain), "not a folder (a file)"),
+            "under-a-file": (str(plain / "run"), f"not a folder: {plain} is a file")}
+
+
+@pytest.mark.parametrize("name", FOLDERS)
+def test_a_folder_setting_is_a_folder_or_a_new_path(tmp_path, name):
+    setting = settings.BY_NAME[name]
+    assert setting.kind == "dir or new"
+    assert settings.get(name, {name: str(tmp_path)}) == tmp_path
+    assert settings.get(name, {name: str(tmp_path / "new" / "deeper")}) == tmp_path / "new" / "deeper"
+    assert not (tmp_path / "new").exists()  # parsing makes nothing
+
+
+@pytest.mark.parametrize("command", ["start", "status", "stop"])
+@pytest.mark.parametrize("name", ["LEISHEN_NEO4J_RUN", "LEISHEN_NEO4J_HOME"])
+def test_neo4j_refuses_a_run_or_home_that_is_no_folder(not_folders, name, command):
+    """Before: `leishen neo4j start` gave a FileExistsError traceback (exit 1). Refused before anything starts."""
+    for value, says in not_folders.values():
+        result = CliRunner().invoke(main, ["neo4j", command], env={name: value})
+        assert result.exit_code == 2, (value, result.output)
+        assert result.output == f"error: {name}={value!r}: {says}\n", result.output
+
+
+@pytest.mark.parametrize("name", FOLDERS)
+def test_every_folder_setting_that_is_no_folder_exits_2_naming_it(not_folders, name):
+    """A command needing none of these folders is refused too: the value is not of its kind (a FIFO LEISHEN_CORPUS
+    used to be reported as a folder that 'does not exist')."""
+    for value, says in not_folders.values():
+        result = CliRunner().invoke(main, ["stats"], env={name: value})
+        assert result.exit_code == 2 and result.output == f"error: {name}={value!r}: {says}\n", result.output
+
+
+def test_a_corpus_option_that_is_no_folder_says_so(not_folders):
+    """``--corpus /dev/zero`` (a device: click lets it through) was reported as 'does not exist'."""
+    result = CliRunner().invoke(main, ["passage", "000:51", "--corpus", "/dev/zero"])
+    assert result.exit_code == 2 and result.stderr.startswith("error: corpus folder /dev/zero is not a folder"), \
+        result.output
