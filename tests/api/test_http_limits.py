@@ -12,7 +12,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,7 +19,7 @@ import urllib.request
 import pytest
 
 from leishen.api.settings import MAX_HEADER_BYTES, MAX_URL_BYTES
-from tests.reliability.loadprobe import fetch, free_port, serving
+from tests.reliability.loadprobe import fetch, free_port, serving, wait_up
 
 MOMENT = "2026-03-04T05:00+09:00"
 H11_SERVER = """import sys, uvicorn
@@ -40,14 +39,7 @@ def serving_h11():
                               stderr=subprocess.DEVNULL, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(1200):
-            assert server.poll() is None, f"uvicorn exited with {server.returncode}"
-            with contextlib.suppress(OSError):
-                if fetch(base + "/health", timeout=5)[0] == 200:
-                    break
-            time.sleep(0.1)
-        else:
-            raise AssertionError("uvicorn did not come up in 120 s")
+        wait_up(server, base, "uvicorn")
         yield base
     finally:
         with contextlib.suppress(ProcessLookupError):

@@ -52,16 +52,7 @@ def serving(*args: str, env: dict | None = None):
                               env={**os.environ, **(env or {})}, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(1200):
-            if server.poll() is not None:
-                raise AssertionError(f"leishen serve exited with {server.returncode}: "
-                                     f"{server.stderr.read().decode()[-2000:]}")
-            with contextlib.suppress(OSError):
-                if fetch(base + "/health", timeout=5)[0] == 200:
-                    break
-            time.sleep(0.1)
-        else:
-            raise AssertionError("leishen serve did not come up in 120 s")
+        wait_up(server, base, "leishen serve")
         yield base
     finally:
         with contextlib.suppress(ProcessLookupError):
@@ -71,6 +62,20 @@ def serving(*args: str, env: dict | None = None):
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
             server.communicate(timeout=30)
+
+
+def wait_up(server: subprocess.Popen, base: str, what: str) -> None:
+    """Return once *base*/health answers 200 (at most 120 s); AssertionError when *server* exits first (with its
+    stderr's end when it was piped) or never answers."""
+    for _ in range(1200):
+        if server.poll() is not None:
+            said = server.stderr.read().decode()[-2000:] if server.stderr else ""
+            raise AssertionError(f"{what} exited with {server.returncode}: {said}")
+        with contextlib.suppress(OSError):
+            if fetch(base + "/health", timeout=5)[0] == 200:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"{what} did not come up in 120 s")
 
 
 def moment_url(base: str, n: int) -> str:
