@@ -3,8 +3,11 @@
 
 - A line that is not UTF-8 is answered with a JSON-RPC parse error (-32700) naming the first bad byte, with the
   line's id when it can be read; one that is not JSON likewise; JSON that is no JSON-RPC message with an
-  invalid-request error (-32600); a message nested deeper than :data:`MAX_DEPTH` levels with an invalid-request
-  error naming the limit, before it is parsed.
+  invalid-request error (-32600) saying why (a lone UTF-16 surrogate, else the first validation error); a message
+  whose id is no string or integer (``[1]``, ``1e400``, ``1.5``, ``true``, ``{}``, null) likewise, with id null
+  (the SDK would read it as a notification and never answer it); a message nested deeper than :data:`MAX_DEPTH`
+  levels with an invalid-request error naming the limit, before it is parsed. Reading a line's depth and id is one
+  pass over it, however its strings are escaped or left unclosed.
 - At the end of input (the client closed stdin) the requests already read are finished and answered before the
   server exits: it waits for them at most :data:`END_OF_INPUT_WAIT` seconds (the longest a tool runs, ``find``'s
   60 s deadline, and 10 s for its answer); one still running then is answered with an error saying so
@@ -31,8 +34,14 @@ from leishen.service.readings import SERVER
 MAX_DEPTH = 64
 #: seconds the end of input waits for the requests already read to be answered: ``find``'s deadline and 10 s
 END_OF_INPUT_WAIT = SERVER.seconds + 10.0
-#: a JSON string, or a bracket, colon or comma outside strings: what :func:`shape` walks
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[][{}:,]')
+#: a JSON string (one left unclosed runs to the end of the line: each match is one pass, never a rescan — a line
+#: of 100,000 ``\\"`` with no closing quote cost minutes when every failed match rescanned to the end), or a
+#: bracket, colon or comma outside strings: what :func:`shape` walks
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[][{}:,]', re.DOTALL)
+#: an id :func:`shape` reads: an integer or a short string, ending where the value ends (``1e400`` or ``1.5`` is none)
+_ID = re.compile(r'\s*(-?(?:0|[1-9]\d*)|"(?:[^"\\]|\\.){0,200}")(?=\s*(?:[,}]|$))')
+#: a UTF-16 surrogate: in a decoded JSON string, one left unpaired (``"\\ud800"``), which is no Unicode
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def shape(line: str) -> tuple[int, object]:
@@ -56,9 +65,57 @@ def shape(line: str) -> tuple[int, object]:
 
 
 def _id_after(line: str, start: int):
-    """The JSON-RPC id (a number or a string) that starts at *start* in *line*, else None."""
-    found = re.compile(r'\s*(-?\d+|"(?:[^"\\]|\\.){0,200}")').match(line, start)
-    return json.loads(found.group(1)) if found else None
+    """The JSON-RPC id (an integer or a string) that starts at *start* in *line*, else None (a float, an
+    exponent, any other value, or a string holding a lone surrogate: no id an answer can carry)."""
+    found = _ID.match(line, start)
+    if not found:
+        return None
+    try:
+        ident = json.loads(found.group(1))
+    except ValueError:  # an integer of more digits than Python converts
+        return None
+    return ident if valid_id(ident) else None
+
+
+def valid_id(ident) -> bool:
+    """Whether *ident* is a JSON-RPC request id: a string (of Unicode, no lone surrogate) or an integer (not a
+    boolean, not a float, not null)."""
+    if isinstance(ident, str):
+        return not _SURROGATE.search(ident)
+    return isinstance(ident, int) and not isinstance(ident, bool)
+
+
+def _kind(value) -> str:
+    """What the JSON value *value* is, in a few words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, float):
+        return "a number with a fraction or an exponent"
+    if isinstance(value, str):
+        return "a string holding a lone UTF-16 surrogate"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def why_invalid(message: object, exc: Exception) -> str:
+    """A short reason the JSON *message* (parsed) is no JSON-RPC message: a lone surrogate it holds, else the first
+    validation error of *exc*, at most 200 characters."""
+    lone = _SURROGATE.search(json.dumps(message, ensure_ascii=False))
+    if lone:
+        return (f"a lone UTF-16 surrogate (\\u{ord(lone.group()):04x}, not part of a pair) is not valid Unicode; "
+                "JSON-RPC messages are UTF-8")
+    errors = getattr(exc, "errors", None)
+    try:
+        first = errors()[0] if errors else None
+    except Exception:  # noqa: BLE001 — the reason is a courtesy; the answer is given without it
+        first = None
+    if first:
+        where = ".".join(str(part) for part in first.get("loc", ()))
+        reason = f"{where}: {first.get('msg', '')}" if where else str(first.get("msg", ""))
+    else:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return reason if len(reason) <= 200 else reason[:199] + "…"
 
 
 def error_message(code: int, message: str, ident=None) -> SessionMessage:
@@ -69,8 +126,8 @@ def error_message(code: int, message: str, ident=None) -> SessionMessage:
 
 def admit(raw: bytes) -> tuple[SessionMessage, bool]:
     """The message of the line *raw* and False, or the JSON-RPC error that answers it and True: not UTF-8
-    (-32700, naming the first bad byte and where it is), too deep (-32600, naming MAX_DEPTH) or not a JSON-RPC
-    message (-32700, -32600)."""
+    (-32700, naming the first bad byte and where it is), too deep (-32600, naming MAX_DEPTH), not JSON (-32700),
+    an id that is no string or integer (-32600, id null) or not a JSON-RPC message (-32600, saying why)."""
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -82,14 +139,19 @@ def admit(raw: bytes) -> tuple[SessionMessage, bool]:
         return error_message(types.INVALID_REQUEST, f"the message is nested {deepest} levels deep; at most "
                              f"{MAX_DEPTH} are taken (arguments nested that deep are refused)", ident), True
     try:
-        json.loads(line)
+        parsed = json.loads(line)
     except ValueError as exc:
         return error_message(types.PARSE_ERROR, f"parse error: the line is not JSON ({exc})", ident), True
+    if isinstance(parsed, dict) and "id" in parsed and not valid_id(parsed["id"]) and not (
+            parsed["id"] is None and "error" in parsed and "method" not in parsed):
+        # else the SDK's adapter reads the line as a notification (its id ignored) and it is never answered
+        return error_message(types.INVALID_REQUEST, f"invalid request: the id is {_kind(parsed['id'])}; a JSON-RPC "
+                             "id is a string or an integer (answered with id null)", None), True
     try:
         return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False)), False
-    except Exception:  # noqa: BLE001 — JSON that is no JSON-RPC message is answered, never dropped
+    except Exception as exc:  # noqa: BLE001 — JSON that is no JSON-RPC message is answered, never dropped
         return error_message(types.INVALID_REQUEST, "invalid request: the line is JSON but not a JSON-RPC 2.0 "
-                             "request, notification or response", ident), True
+                             f"request, notification or response ({why_invalid(parsed, exc)})", ident), True
 
 
 class Answers:

@@ -88,6 +88,23 @@ def test_shape_reads_depth_and_id_without_parsing():
     assert shape(nested(5000))[0] == 5000
 
 
+def test_a_line_whose_id_is_no_string_or_integer_is_answered(server):
+    """F8: an id that is an array, a huge or fractional number, an object or a boolean is answered with -32600 and
+    id null (the SDK read each such line as a notification and never answered it), and so is a lone surrogate in an
+    argument (saying so); the next line is still answered."""
+    for ident in ("[1]", "1e400", "{}", "true", "1.5"):
+        server.send(call(ident, "resolve", '"神后"'))
+        found = server.answer()
+        assert found["id"] is None and found["error"]["code"] == -32600, (ident, found)
+        assert "a JSON-RPC id is a string or an integer" in found["error"]["message"]
+    server.send(call(11, "resolve", '"\\ud800"'))
+    found = server.answer()
+    assert found["id"] == 11 and found["error"]["code"] == -32600 and "surrogate" in found["error"]["message"]
+    server.send(call(12, "resolve", '"神后"'))
+    found = server.answer()
+    assert found["id"] == 12 and "Branch:zi" in found["result"]["content"][0]["text"]
+
+
 def test_tool_calls_in_flight_are_bounded():
     """With LEISHEN_MAX_IN_FLIGHT=1 three month-long finds sent at once: one runs, two are refused at once."""
     session = Stdio(LEISHEN_MAX_IN_FLIGHT="1")
