@@ -6,6 +6,7 @@ conflicts. Every word of the scaffolding is read from ``ontology/readings/ui_wor
 from __future__ import annotations
 
 import csv
+import io
 from functools import lru_cache
 from pathlib import Path
 
@@ -19,9 +20,12 @@ AVOID = {"zh": "忌", "ko": "피할 것: ", "en": "avoid: "}  # an AVOIDS line (
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, dict[str, str]]:
-    """key → {zh, ko, en} of the words table."""
-    with WORDS_TABLE.open(encoding="utf-8", newline="") as fh:
-        return {row["key"]: row for row in csv.DictReader(fh)}
+    """key → {zh, ko, en} of the words table (of the ontology folder in use)."""
+    from leishen.errors import OntologyError
+    from leishen.loaders.regular import read_utf8
+    from leishen.loaders.schema import ontology_dir
+    text = read_utf8(ontology_dir() / "readings" / WORDS_TABLE.name, f"readings/{WORDS_TABLE.name}", OntologyError)
+    return {row["key"]: row for row in csv.DictReader(io.StringIO(text, newline=""))}
 
 
 def word(key: str, lang: str) -> str:

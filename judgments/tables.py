@@ -6,6 +6,7 @@ is refused naming the file, the row and the column."""
 from __future__ import annotations
 
 import csv
+import io
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -13,7 +14,8 @@ from pathlib import Path
 
 from leishen.errors import LeishenError
 
-TABLES = Path(__file__).resolve().parent.parent / "ontology" / "judgments"
+#: another folder of judgment tables to read instead of the ontology's (a test sets it); None: the ontology's
+TABLES: Path | None = None
 KINDS = ("one", "many")  # one: the answers exclude each other; many: they add up
 SELECTORS = ("label", "category", "polarity")
 ORDERS = ("", "judged_by", "text")  # answer = a node id, or KEY=VALUE over the finding's fact
@@ -97,12 +99,19 @@ def answer_index(answers: tuple[Answer, ...]) -> dict[tuple[str, str], tuple[int
 
 def _rows(name: str):
     """(row number, row dict) of a table, the header being row 1."""
-    path = TABLES / name
-    with path.open(encoding="utf-8", newline="") as fh:
-        for number, row in enumerate(csv.DictReader(fh, strict=True), start=2):
-            if None in row or None in row.values():
-                raise JudgmentTableError(f"judgments/{name} row {number}: wrong number of columns")
-            yield number, row
+    from leishen.loaders.regular import read_utf8
+    text = read_utf8(tables_dir() / name, f"judgments/{name}", JudgmentTableError)
+    for number, row in enumerate(csv.DictReader(io.StringIO(text, newline=""), strict=True), start=2):
+        if None in row or None in row.values():
+            raise JudgmentTableError(f"judgments/{name} row {number}: wrong number of columns")
+        yield number, row
+
+
+def tables_dir() -> Path:
+    """The folder of the judgment tables: :data:`TABLES` when set, else the ``judgments`` folder of the ontology
+    in use (``$LEISHEN_ONTOLOGY``, else the installed one), as every other table."""
+    from leishen.loaders.schema import ontology_dir
+    return TABLES or ontology_dir() / "judgments"
 
 
 def _src(name: str, number: int, text: str) -> tuple[str, ...]:

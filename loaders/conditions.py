@@ -132,8 +132,16 @@ def vocabulary_row(path: Path, name: str) -> str:
 
 @cache
 def _vocabulary(path: Path) -> Vocabulary:
-    with path.open("rb") as fh:
-        raw = tomllib.load(fh)
+    """The vocabulary of *path*; OntologyError naming the file when it is no regular UTF-8 TOML file."""
+    from leishen.errors import OntologyError
+    from leishen.loaders.regular import read_utf8
+    try:
+        raw = tomllib.loads(read_utf8(path, str(path), OntologyError))
+    except tomllib.TOMLDecodeError as exc:
+        raise OntologyError(f"{path}: not TOML ({exc})") from None
+    missing = [key for key in ("systems", "scopes", "suffixes", "predicates") if key not in raw]
+    if missing:
+        raise OntologyError(f"{path}: lacks the table(s) {', '.join(missing)}")
     check_decided_by(raw["predicates"], path)
     return Vocabulary(raw["systems"], raw["scopes"], raw["suffixes"], raw["predicates"])
 

@@ -23,24 +23,18 @@ import csv
 import io
 from pathlib import Path
 
+from leishen.loaders.regular import read_utf8
+
 Row = tuple[int, list[str]]
 
 
 def read_text(path: Path, rel: str, errors: list[str]) -> str | None:
-    """The UTF-8 text of *path*, or None after appending why it cannot be read."""
-    if path.is_dir():
-        errors.append(f"{rel}: is a directory where a file belongs")
-        return None
+    """The UTF-8 text of *path* (a regular file of bounded size: :mod:`leishen.loaders.regular`), or None after
+    appending why it cannot be read."""
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        errors.append(f"{rel}: cannot be read ({exc.strerror or exc})")
-        return None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        row = raw.count(b"\n", 0, exc.start) + 1
-        errors.append(f"{rel} row {row}: not UTF-8 (byte 0x{raw[exc.start]:02x} at byte offset {exc.start})")
+        return read_utf8(path, rel, ValueError)
+    except ValueError as exc:
+        errors.append(str(exc))
         return None
 
 
@@ -122,7 +116,7 @@ def read_table(path: Path, rel: str, errors: list[str], *, rows_required: bool =
         errors.append(f"{rel} row {reader.line_num}: not a well-formed CSV row ({exc})")
         return None
     if rows_required and not rows and len(errors) == before:
-        errors.append(f"{rel}: a header and no rows (restore its rows or delete the file)")
+        errors.append(f"{rel}: a header and no rows (restore its rows)")
     return header, rows
 
 

@@ -48,13 +48,9 @@ class Schema:
     relations: dict[str, RelationDef]
 
 
-#: folders whose tables are found by their names' pattern: a fork may add or drop tables there
-GLOBBED = ("facts", "entities", "coverage")
-
-
 def ontology_dir() -> Path:
-    """The ontology folder: ``$LEISHEN_ONTOLOGY`` when set (tests, forks) and holding every table the code reads
-    by name (:func:`check_ontology`), else the installed ``leishen.ontology`` package (the repo's ``ontology/``)."""
+    """The ontology folder: ``$LEISHEN_ONTOLOGY`` when set (tests, forks) and holding every table the installed
+    one holds (:func:`check_ontology`), else the installed ``leishen.ontology`` package (the repo's ``ontology/``)."""
     from leishen import settings
     override = settings.get("LEISHEN_ONTOLOGY")  # an existing folder, else SettingError naming the variable
     installed = Path(str(resources.files("leishen.ontology")))
@@ -64,25 +60,26 @@ def ontology_dir() -> Path:
 
 
 @cache
-def named_tables(installed: Path) -> tuple[str, ...]:
-    """The files of the installed ontology the code opens by name: every data file outside :data:`GLOBBED`,
-    as paths relative to the folder (one walk of a folder that never changes)."""
+def installed_tables(installed: Path) -> tuple[str, ...]:
+    """The data files (.csv, .toml, .tsv) of the installed ontology, as paths relative to it (one walk of a
+    folder that never changes)."""
     found = (path.relative_to(installed) for path in installed.rglob("*")
              if path.is_file() and path.suffix in (".csv", ".toml", ".tsv"))
-    return tuple(sorted(str(rel) for rel in found if rel.parts[0] not in GLOBBED))
+    return tuple(sorted(str(rel) for rel in found))
 
 
 def check_ontology(folder: Path, installed: Path) -> None:
-    """SettingError naming ``LEISHEN_ONTOLOGY`` when *folder* lacks a table the code reads by name, or one of the
-    :data:`GLOBBED` folders (an empty or partial copy would fail deep inside a loader)."""
+    """SettingError naming ``LEISHEN_ONTOLOGY`` when *folder* lacks a table of the installed ontology, or holds a
+    FIFO, a device or a folder in its place (looked at with stat only). A fork may add tables and edit rows, but
+    not delete a table: one gone would silently change readings (a deleted facts table turned a 凶 into a 吉)."""
     from leishen.errors import SettingError
-    missing = [name for name in GLOBBED if not (folder / name).is_dir()]
-    missing += [rel for rel in named_tables(installed) if not (folder / rel).is_file()]
+    missing = [rel for rel in installed_tables(installed) if not (folder / rel).is_file()]
     if missing:
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
         raise SettingError(f"LEISHEN_ONTOLOGY={str(folder)!r}: not an ontology folder: it lacks "
                            f"{', '.join(missing[:3])}{more} (or they are not regular files); copy the installed "
-                           f"folder {installed} and edit the copy", variable="LEISHEN_ONTOLOGY")
+                           f"folder {installed} and edit the copy (tables may be added, not deleted)",
+                           variable="LEISHEN_ONTOLOGY")
 
 
 def _require(table: dict, key: str, where: str):

@@ -47,11 +47,13 @@ def _row_problem(row: dict) -> tuple[str, str] | None:
     return None
 
 
-def read_notes(path: Path = NOTES_TABLE) -> dict[str, dict[str, str]]:
-    """English reason → {"zh", "ko", "en", "src"} of the table at *path*; OntologyError in one line naming the
-    file, row and column of the first bad row."""
+def read_notes(path: Path | None = None) -> dict[str, dict[str, str]]:
+    """English reason → {"zh", "ko", "en", "src"} of the table at *path* (default: the notes table of the ontology
+    folder in use); OntologyError in one line naming the file, row and column of the first bad row."""
     from leishen.loaders.csvfile import read_dicts
-    rel = f"ontology/readings/{path.name}" if path.parent == NOTES_TABLE.parent else str(path)
+    from leishen.loaders.schema import ontology_dir
+    path = path or ontology_dir() / "readings" / NOTES_TABLE.name
+    rel = f"ontology/readings/{path.name}" if path.parent.name == "readings" else str(path)
     errors: list[str] = []
     rows = read_dicts(path, rel, errors, columns=COLUMNS)
     if errors:

@@ -121,8 +121,8 @@ def test_every_answer_and_verdict_reads_in_ko_and_en(every_topic):
 def test_a_value_without_its_gloss_is_refused(tmp_path, monkeypatch):
     from leishen.judgments import tables
     for name in ("facets.csv", "facet_answers.csv"):
-        (tmp_path / name).write_text((tables.TABLES / name).read_text(encoding="utf-8"), encoding="utf-8")
-    lines = (tables.TABLES / "answer_values.csv").read_text(encoding="utf-8").splitlines()
+        (tmp_path / name).write_text((tables.tables_dir() / name).read_text(encoding="utf-8"), encoding="utf-8")
+    lines = (tables.tables_dir() / "answer_values.csv").read_text(encoding="utf-8").splitlines()
     (tmp_path / "answer_values.csv").write_text("\n".join(l for l in lines if not l.startswith("不來,")) + "\n",
                                                 encoding="utf-8")
     monkeypatch.setattr(tables, "TABLES", tmp_path)

@@ -76,7 +76,9 @@ def test_an_ontology_folder_lacking_a_table_exits_2_naming_it(tmp_path, damage):
     if damage == "folder-missing":
         table.write_bytes((ontology_dir() / "rules" / "vocabulary.toml").read_bytes())
         shutil.rmtree(folder / "entities")
-    lacks = {"empty": "facts, entities, coverage and 26 more", "folder-missing": "lacks entities ("}.get(
+    from leishen.loaders.schema import installed_tables
+    every = len(installed_tables(ontology_dir()))
+    lacks = {"empty": f"and {every - 3} more (", "folder-missing": "lacks entities/"}.get(
         damage, "lacks rules/vocabulary.toml (")
     for command in (["stats"], ["read", "2026-03-01T10:00+08:00", "--topic", "出行"]):
         done = subprocess.run([sys.executable, "-m", "leishen.cli.main", *command], capture_output=True, text=True,
@@ -84,6 +86,51 @@ def test_an_ontology_folder_lacking_a_table_exits_2_naming_it(tmp_path, damage):
         assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
         assert done.stderr.startswith(f"error: LEISHEN_ONTOLOGY='{folder}': not an ontology folder"), done.stderr
         assert lacks in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+@pytest.mark.parametrize("damage", ["dev-zero", "fifo", "garbage", "deleted"])
+def test_a_damaged_table_of_an_ontology_copy_is_one_line_naming_it(tmp_path, damage):
+    """Before: a facts table linked to /dev/zero read until the OOM killer came (23 GB); a FIFO hung every
+    command; binary garbage in rules/vocabulary.toml was a UnicodeDecodeError traceback; a deleted facts table
+    turned a 凶 into a 吉 without a word."""
+    from leishen.loaders.schema import ontology_dir
+
+    folder = tmp_path / "ontology"
+    shutil.copytree(ontology_dir(), folder, ignore=shutil.ignore_patterns("__pycache__"))
+    table = folder / ("rules/vocabulary.toml" if damage == "garbage" else "facts/000/zz_extra.csv")
+    if damage == "garbage":
+        table.write_bytes(bytes(range(128, 256)) * 8)
+    elif damage == "dev-zero":
+        table.symlink_to("/dev/zero")
+    elif damage == "fifo":
+        os.mkfifo(table)
+    else:
+        table = folder / "facts" / "000" / "core.csv"
+        table.unlink()
+    says = {"garbage": "rules/vocabulary.toml row 1: not UTF-8", "deleted": "lacks facts/000/core.csv"}.get(
+        damage, "facts/000/zz_extra.csv: is not a regular file (a FIFO, socket or device); it is not read")
+    for command in (["stats"], ["read", "2026-03-01T10:00+08:00", "--topic", "出行"]):
+        done = subprocess.run([sys.executable, "-m", "leishen.cli.main", *command], capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "LEISHEN_ONTOLOGY": str(folder), "LEISHEN_NO_CACHE": "1"})
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert done.stderr.startswith("error: ") and says in done.stderr, done.stderr[-2000:]
+
+
+def test_the_judgment_and_word_tables_are_read_from_the_ontology_in_use(tmp_path):
+    """Before: judgments/*.csv, readings/ui_words.csv and judgment_notes.csv were read from the installed folder
+    whatever LEISHEN_ONTOLOGY said."""
+    from leishen.loaders.schema import ontology_dir
+
+    folder = tmp_path / "ontology"
+    shutil.copytree(ontology_dir(), folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for table in ("judgments/procedures.csv", "readings/ui_words.csv"):
+        (folder / table).write_bytes(b"\xff\xfe garbage\n")
+        done = subprocess.run([sys.executable, "-m", "leishen.cli.main", "read", "2026-03-01T10:00+08:00",
+                               "--topic", "出行"], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "LEISHEN_ONTOLOGY": str(folder), "LEISHEN_NO_CACHE": "1"})
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert done.stderr.startswith("error: ") and f"{table} row 1: not UTF-8" in done.stderr, done.stderr
+        (folder / table).write_bytes((ontology_dir() / table).read_bytes())
 
 
 def test_good_values_parse_to_their_kinds():
