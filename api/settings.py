@@ -6,6 +6,7 @@ Every worker reads the same settings (``leishen serve`` passes them to its worke
 
 from __future__ import annotations
 
+import difflib
 import os
 from dataclasses import MISSING, dataclass, field, fields
 
@@ -80,6 +81,12 @@ class Settings:
         """Settings from ``LEISHEN_API_<FIELD>`` variables (NEO4J_URI/USER/PASSWORD as fallbacks), each parsed by
         :func:`leishen.settings.parse` with its kind and range: SettingError naming a bad one."""
         env = os.environ if environ is None else environ
+        known = {ENV_PREFIX + f.name.upper() for f in fields(cls)}
+        for name in sorted(n for n in env if n.startswith(ENV_PREFIX) and n not in known):
+            close = difflib.get_close_matches(name[len(ENV_PREFIX):], [k[len(ENV_PREFIX):] for k in known], n=1)
+            raise SettingError(f"{name}={env[name]!r}: not a setting of leishen serve" + (
+                f" (did you mean {ENV_PREFIX}{close[0]}?)" if close else f" (they are {', '.join(sorted(known))})"),
+                variable=name)
         values = {}
         for f in fields(cls):
             raw = env.get(ENV_PREFIX + f.name.upper())

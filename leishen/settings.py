@@ -96,8 +96,8 @@ def _number(setting: Setting, raw: str, text: str):
     """An int or float of *setting* within its range."""
     kind = int if setting.kind == "int" else float
     try:
-        if kind is int and not (text.isascii() and text.lstrip("+-").isdigit()):
-            raise ValueError
+        if not text.isascii() or (kind is int and not text.lstrip("+-").isdigit()):
+            raise ValueError  # (float() and int() would take full-width or other scripts' digits: １２)
         value = kind(text)
     except ValueError:
         raise _bad(setting, raw, f"not {'a whole number' if kind is int else 'a number'}") from None

@@ -28,6 +28,8 @@ BAD = [
     ("LEISHEN_CYPHER_MAX_IN_FLIGHT", "0", "from 1 to"),
     ("LEISHEN_MAX_IN_FLIGHT", "-3", "from 1 to"),
     ("LEISHEN_NEO4J_START_TIMEOUT", "abc", "not a number"),
+    ("LEISHEN_NEO4J_START_TIMEOUT", "１２", "not a number"),  # full-width digits: float() would take them
+    ("LEISHEN_API_MAX_INFLIGHT", "3", "not a setting of leishen serve (did you mean LEISHEN_API_MAX_IN_FLIGHT?)"),
     ("LEISHEN_NEO4J_START_TIMEOUT", "inf", "from 1 to"),
     ("LEISHEN_NO_CACHE", "maybe", "not a switch"),
     ("LEISHEN_CORPUS_MAX_BYTES", "1e3", "not a whole number"),
