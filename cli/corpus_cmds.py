@@ -6,7 +6,8 @@ import sys
 
 import click
 
-from leishen.cli.corpus_warning import corpus_warning, require_held_citations, require_whole_corpus
+from leishen.cli.corpus_warning import (corpus_warning, every_unheld_citation, require_held_citations,
+                                        require_whole_corpus)
 from leishen.cli.options import emit_json, fail, handle_errors, json_option, table
 from leishen.service import lore
 
@@ -22,8 +23,16 @@ corpus_option = click.option("--corpus", type=click.Path(file_okay=False), defau
 def check(corpus, extract, as_json):
     """Validate every table and check every citation against the corpus (exit 2 on any error;
     with --extract, exit 1 when the texts and the tables differ in a way not listed as known)."""
+    from leishen.errors import CitationError
+
     require_whole_corpus(corpus)
-    out = lore.check(corpus, extract)
+    try:
+        out = lore.check(corpus, extract)
+    except CitationError:  # every failing citation (an error message keeps 100 lines), the first naming the file
+        every = every_unheld_citation(corpus)
+        if every is None:
+            raise
+        fail(every)
     if as_json:
         emit_json(out)
     else:
@@ -87,8 +96,9 @@ def coverage(corpus, rules, as_json):
 @json_option
 @handle_errors
 def passage(src, corpus, as_json):
-    """A passage (from your corpus folder, when found) with every fact that cites it; a corpus lacking a text,
-    holding an emptied one or not holding the citations is warned of in one stderr line."""
+    """A passage (from your corpus folder, when found) with every fact that cites it; a corpus with a text that
+    cannot be read, lacking a text, holding an emptied one or not holding the citations is warned of in one
+    stderr line (a passage of that text is the error, saying why)."""
     warning = corpus_warning("networkx", corpus, shows_passage=True)
     out = lore.passage(src, corpus)  # a passage that cannot be shown is the error (naming an emptied file …)
     if warning:

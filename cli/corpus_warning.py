@@ -1,14 +1,16 @@
 """The warning of the commands that answer from a graph whose citations could not be checked, or that show
 passages without the texts to show them from.
 
-``build`` and ``check`` refuse a damaged corpus file (not UTF-8, a directory where a text belongs, a FIFO or a
-device, too large); ``build``, ``check`` and ``coverage`` also refuse a corpus that lacks a text or holds an
-emptied one (:func:`require_whole_corpus`), and ``build`` and ``coverage`` one whose texts do not hold what the
-tables cite (a text cut short or edited: :func:`unheld_citations`). The embedded graph the other commands build
-then skips the citation check against the texts (see ``loaders.build.graph_source``), so ``stats``, ``symbol``,
-``facts``, ``path``, ``cypher``, ``export``, ``read``, ``find``, ``passage`` and ``view`` say so: one line on
-stderr naming the file (or that no corpus folder was found, or that LEISHEN_CORPUS names none), and the answer
-as before.
+``build``, ``check`` and ``coverage`` refuse a corpus with a text that cannot be read (not UTF-8, a directory
+where a text belongs, a FIFO or a device, too large), that lacks a text or holds an emptied one
+(:func:`require_whole_corpus`); ``build`` and ``coverage`` refuse one whose texts do not hold what the tables
+cite (a text cut short or edited: :func:`unheld_citations`), and ``check`` lists every such citation
+(:func:`every_unheld_citation`). The embedded graph the other commands build then skips the citation check
+against the texts (see ``loaders.build.graph_source``), so ``stats``, ``symbol``, ``facts``, ``path``,
+``cypher``, ``export``, ``read``, ``find``, ``passage``, ``view`` and ``mcp`` say so: one line on stderr naming
+the file and why (or that no corpus folder was found, or that LEISHEN_CORPUS names none), and the answer as
+before. An unreadable text counts as a missing one: ``passage`` shows the other texts' passages, and one of the
+unreadable text is an error saying why.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ NOT_CHECKED = "the citations are NOT checked against the texts (leishen check na
 
 def _problem(corpus=None) -> tuple[str | None, str]:
     """The first problem of the corpus at *corpus* (or the default one) found without checking a citation, and
-    its kind: ``folder`` (none found, LEISHEN_CORPUS or --corpus naming no folder, no text in it), ``file`` (a
-    damaged file: the texts cannot be read), ``gap`` (a missing or emptied text); (None, "") when it reads whole."""
+    its kind: ``folder`` (none found, LEISHEN_CORPUS or --corpus naming no folder, no text in it), ``file`` (the
+    corpus cannot be read at all), ``gap`` (a text that cannot be read, a missing or an emptied one); (None, "")
+    when it reads whole."""
     from leishen.errors import CitationError
     from leishen.loaders.corpus import CorpusFolderError, load_corpus
 
@@ -88,13 +91,41 @@ def warn_damaged_corpus(backend: str = "networkx", corpus=None) -> None:
 
 
 def require_whole_corpus(corpus=None, who: str = "`check` and `coverage` need") -> None:
-    """For ``build``, ``check`` and ``coverage``: CorpusError (exit 2, one line) when the corpus is missing,
-    damaged, lacks a text or holds an emptied one."""
-    from leishen.loaders.corpus import CorpusError
+    """For ``build``, ``check`` and ``coverage``: CorpusError (exit 2, one line naming every text that cannot be
+    read, is missing or emptied) when the corpus is missing, damaged, lacks a text or holds an emptied one."""
+    from leishen.loaders.corpus import CorpusError, CorpusFolderError, load_corpus
 
-    problem = corpus_problem(corpus)
-    if problem is not None:
-        raise CorpusError(f"{problem}; {who} every text whole")
+    problem, kind = _problem(corpus)
+    if problem is None:
+        return
+    if kind == "gap":  # every text that is not whole, not only the first
+        try:
+            problem = "; ".join(load_corpus(corpus).gaps())
+        except CorpusFolderError:
+            pass
+    raise CorpusError(f"{problem}; {who} every text whole")
+
+
+def every_unheld_citation(corpus=None) -> str | None:
+    """For ``check``: every citation the texts of the corpus at *corpus* (or the default one) do not hold, the
+    first line naming the corpus file(s) and the first failure (as ``build`` and ``coverage`` word it), then one
+    line for each other failure; None when every citation holds or the corpus cannot be read."""
+    from leishen.errors import CitationError
+    from leishen.loaders.build import check_citations, read_registry
+    from leishen.loaders.corpus import load_corpus
+
+    try:
+        found = load_corpus(corpus)
+    except CitationError:
+        return None
+    if found is None or found.gaps():
+        return None
+    registry, rows = read_registry()
+    _, errors = check_citations(registry, rows, found)
+    if not errors:
+        return None
+    rest = f"\n(the other {len(errors) - 1}:)\n  " + "\n  ".join(errors[1:]) if len(errors) > 1 else ""
+    return found.unheld_line(errors) + rest
 
 
 def require_held_citations(corpus=None, who: str = "`coverage` needs") -> None:

@@ -12,8 +12,10 @@ from leishen.cli.options import backend_options, handle_errors
 
 def preflight(settings) -> None:
     """Open the backend once before any worker starts, so that a bad table or an unreachable Neo4j is one
-    line and exit code 2 here, not a traceback in every worker."""
-    from leishen.loaders.corpus import load_corpus
+    line and exit code 2 here, not a traceback in every worker. A corpus folder that is not there is refused
+    (--no-corpus serves without the texts); a text missing or damaged is one warning line, as the commands give."""
+    from leishen.cli.corpus_warning import warn_damaged_corpus
+    from leishen.loaders.corpus import CorpusFolderError, load_corpus
     from leishen.service import lore
 
     store = lore.open_store(settings.backend, settings.uri, settings.user, settings.password, settings.corpus)
@@ -22,7 +24,12 @@ def preflight(settings) -> None:
     finally:
         store.close()
     if settings.use_corpus:
-        load_corpus(settings.corpus)
+        try:
+            load_corpus(settings.corpus)
+        except CorpusFolderError as exc:
+            raise CorpusFolderError(f"{exc}; `leishen serve --no-corpus` serves without the texts (/passages and "
+                                    f"/coverage then answer 404)") from None
+        warn_damaged_corpus(settings.backend, settings.corpus)
 
 
 def serve_settings(environ, **given):

@@ -31,18 +31,23 @@ class Corpus:
 
     folder: Path
     passages: dict[str, dict[int, str]]
-    #: the file each document was read from
+    #: the file each document was read from (or found unreadable in)
     files: dict[str, Path] = field(default_factory=dict)
+    #: doc → why its file cannot be read (not UTF-8, a directory, a FIFO or a device, too large): the document
+    #: counts as missing (no passage of it is shown, the graph is built unchecked) and :meth:`gaps` names it
+    damaged: dict[str, str] = field(default_factory=dict)
     #: ontology folder → the line of :meth:`unheld_line`, once a graph build found citations of that ontology
     #: these texts do not hold (see ``loaders.build.build_graph``, which then builds the graph unchecked)
     unheld: dict[Path, str] = field(default_factory=dict, compare=False, repr=False)
 
     def gaps(self) -> list[str]:
-        """What the folder lacks: a text of DOCS that is missing, or one holding no Classical Chinese paragraph
-        (emptied); one line each, naming the document and the file."""
+        """What the folder lacks: a text of DOCS that cannot be read (damaged), is missing, or holds no Classical
+        Chinese paragraph (emptied); one line each, naming the document or the file and why."""
         out = []
         for doc in DOCS:
-            if doc not in self.passages:
+            if doc in self.damaged:
+                out.append(self.damaged[doc])
+            elif doc not in self.passages:
                 out.append(f"corpus folder {self.folder} has no text {doc} (no document '{doc}': no {doc}_*.txt)")
             elif not self.passages[doc]:
                 out.append(f"corpus file {self.files.get(doc, doc)} holds no Classical Chinese paragraph "
@@ -55,6 +60,8 @@ class Corpus:
         if cite.standard:
             raise CitationError(f"{cite}: cites {cite.doc}, a work outside the seeds (ontology/sources.csv); "
                                 f"no text of it is kept")
+        if cite.doc in self.damaged:
+            raise CorpusError(f"{cite}: {self.damaged[cite.doc]}; no passage of document {cite.doc} can be shown")
         lines = self.passages.get(cite.doc)
         if lines is None:
             raise CitationError(f"{cite}: no document {cite.doc!r} in {self.folder} (have {', '.join(sorted(self.passages))})")
@@ -157,7 +164,7 @@ def _read_doc(path: Path) -> dict[int, str]:
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise CorpusError(f"corpus file {path} is not UTF-8: byte 0x{raw[exc.start]:02x} at byte offset {exc.start} "
-                          f"(line {line})") from None
+                          f"(line {line}): a text that cannot be decoded is unreadable as a whole") from None
     out = {}
     for number, line in enumerate(text.splitlines(), 1):
         if HAN.search(line) and not HANGUL.search(line):
@@ -168,18 +175,23 @@ def _read_doc(path: Path) -> dict[int, str]:
 @cache
 def read_corpus(folder: Path) -> Corpus:
     """Read the texts of *folder* (files named ``<doc>_*.txt``); CorpusFolderError when it is no folder or holds
-    none of them, CorpusError naming a damaged file."""
+    none of them. A text that cannot be read (not UTF-8, a directory, a FIFO or a device, too large) counts as
+    missing: it is kept in ``Corpus.damaged`` with the line saying why (what needs every text refuses it)."""
     if not folder.is_dir():
         raise CorpusFolderError(f"corpus folder {folder} {_not_a_folder(folder)} "
                                 f"(give --corpus DIR or set LEISHEN_CORPUS)")
-    passages, files = {}, {}
+    passages, files, damaged = {}, {}, {}
     for doc in DOCS:
         found = sorted(folder.glob(f"{doc}_*.txt"))
         if found:
-            passages[doc], files[doc] = _read_doc(found[0]), found[0]
-    if not passages:
+            files[doc] = found[0]
+            try:
+                passages[doc] = _read_doc(found[0])
+            except CorpusError as exc:
+                damaged[doc] = str(exc)
+    if not files:
         raise CorpusFolderError(f"corpus folder {folder} holds none of the texts {', '.join(DOCS)} (<doc>_*.txt)")
-    return Corpus(folder, passages, files)
+    return Corpus(folder, passages, files, damaged)
 
 
 def load_corpus(folder: str | Path | None = None) -> Corpus | None:

@@ -192,7 +192,7 @@ def damaged_corpus(tmp_path, corpus_dir):
 
 NEEDS_NO_TEXT = [["stats"], ["symbol", "子"], ["facts", "--doc", "000"], ["path", "子", "午"],
                  ["cypher", "MATCH (n:Branch) RETURN n.name LIMIT 1"]]
-NEEDS_TEXT = [["build"], ["check"], ["coverage"], ["passage", "000:51"]]
+NEEDS_TEXT = [["build"], ["check"], ["coverage"]]
 
 
 @pytest.mark.parametrize("command", NEEDS_NO_TEXT)
@@ -209,6 +209,20 @@ def test_a_damaged_corpus_blocks_what_needs_the_texts_in_one_line(damaged_corpus
     assert result.exit_code == 2, result.output
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(f"error: corpus file {path} is not UTF-8: byte 0xff at byte offset 100 (line ")
+
+
+def test_a_damaged_corpus_file_blocks_only_its_own_passages(damaged_corpus):
+    """Before: `passage 000:51` exited 2 naming the damaged 003 file. Now a text that cannot be decoded counts as
+    missing: the other texts' passages answer with one warning, one of its own is one error saying why."""
+    folder, path = damaged_corpus
+    result = run("passage", "000:51", env={"LEISHEN_CORPUS": str(folder)})
+    assert result.exit_code == 0, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"warning: corpus file {path} is not UTF-8: byte 0xff at byte offset 100 (line "), line
+    result = run("passage", "003:5", env={"LEISHEN_CORPUS": str(folder)})
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: 003:5: corpus file {path} is not UTF-8") and "unreadable as a whole" in line
 
 
 def test_a_directory_where_a_corpus_file_belongs(tmp_path, corpus_dir):

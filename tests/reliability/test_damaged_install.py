@@ -199,3 +199,156 @@ def test_a_missing_corpus_folder_stops_what_needs_the_texts_in_one_line(tmp_path
     assert result.exit_code == 2
     (line,) = result.stderr.strip().splitlines()
     assert line.startswith(f"error: corpus folder {gone} (LEISHEN_CORPUS) does not exist"), line
+
+
+# --- #40 re-probe 2: an unreadable text counts as a missing one; check lists every failure; serve and mcp
+
+@pytest.fixture(scope="module")
+def unreadable(tmp_path_factory, corpus_dir):
+    """Copies of the corpus whose 002 text is a directory, a FIFO, a link to /dev/zero, larger than
+    LEISHEN_CORPUS_MAX_BYTES (given as the env), or not UTF-8: {kind: (folder, the 002 file, env, what is said)}."""
+    import os
+
+    made = {}
+    for kind in ("directory", "fifo", "zero", "big", "not-utf8"):
+        folder = tmp_path_factory.mktemp(kind) / "seeds"
+        shutil.copytree(corpus_dir, folder)
+        (text,) = folder.glob("002_*.txt")
+        env, says = {"LEISHEN_CORPUS": str(folder)}, {
+            "directory": "is a directory where a text file belongs", "fifo": "is not a regular file",
+            "zero": "is not a regular file", "big": "is larger than", "not-utf8": "is not UTF-8"}[kind]
+        if kind in ("directory", "fifo", "zero"):
+            text.unlink()
+            text.mkdir() if kind == "directory" else os.mkfifo(text) if kind == "fifo" else text.symlink_to("/dev/zero")
+        elif kind == "big":
+            limit = max(p.stat().st_size for p in folder.glob("*.txt") if p != text) + 10
+            text.write_bytes(text.read_bytes() + b"\n" * max(0, limit + 1 - text.stat().st_size))
+            env["LEISHEN_CORPUS_MAX_BYTES"] = str(limit)
+        else:
+            raw = text.read_bytes()
+            text.write_bytes(raw[:200] + b"\xff" + raw[200:])
+        made[kind] = (folder, text, env, f"corpus file {text} {says}")
+    return made
+
+
+KINDS = ["directory", "fifo", "zero", "big", "not-utf8"]
+
+
+@pytest.mark.parametrize("args", [["passage", "000:23"], ["passage", "000:23", "--json"], ["symbol", "子"],
+                                  ["stats"]], ids=" ".join)
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_unreadable_text_counts_as_a_missing_one(unreadable, kind, args):
+    """Before: `passage 000:23` exited 2 naming the 002 file (a directory, a FIFO, /dev/zero, too big, not UTF-8)
+    while a deleted 002 gave an answer and one warning. Now the same: one warning naming the file and why."""
+    folder, text, env, says = unreadable[kind]
+    result = invoke(args, **env)
+    assert result.exit_code == 0, result.output
+    warning = _one_line(result.stderr, "warning:")
+    assert says in warning and "NOT checked" in warning, warning
+    assert "error" not in result.stderr and result.stdout.strip()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_passage_of_an_unreadable_text_is_one_error_saying_why(unreadable, kind):
+    folder, text, env, says = unreadable[kind]
+    result = invoke(["passage", "002:151"], **env)
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: 002:151: ") and says in line, line
+
+
+@pytest.mark.parametrize("command", ["check", "coverage", "build"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_what_needs_every_text_still_refuses_an_unreadable_one(unreadable, kind, command):
+    folder, text, env, says = unreadable[kind]
+    result = invoke([command], **env)
+    assert result.exit_code == 2, result.output
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("error: ") and says in line, line
+
+
+def test_a_text_not_utf8_is_unreadable_as_a_whole(tmp_path, corpus_dir):
+    """A bad byte at line 5 of 000: `passage 000:23` (a line before it or after) says the text cannot be decoded
+    and so is unreadable as a whole; the other texts' passages are shown with the one warning."""
+    folder = tmp_path / "seeds"
+    shutil.copytree(corpus_dir, folder)
+    (text,) = folder.glob("000_*.txt")
+    lines = text.read_bytes().splitlines(keepends=True)
+    text.write_bytes(b"".join(lines[:4]) + b"\xff" + b"".join(lines[4:]))
+    result = invoke(["passage", "000:23"], LEISHEN_CORPUS=str(folder))
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"error: 000:23: corpus file {text} is not UTF-8: byte 0xff") and "(line 5)" in line
+    assert "unreadable as a whole" in line, line
+    result = invoke(["passage", "002:151"], LEISHEN_CORPUS=str(folder))
+    assert result.exit_code == 0 and str(text) in _one_line(result.stderr, "warning:")
+
+
+def test_check_lists_every_citation_a_cut_text_fails(altered):
+    """Before: 51 lines, the other failures dropped, while every warning says `leishen check names every
+    problem`; the first line did not name the corpus file."""
+    folder, text = altered["cut"]
+    result = invoke(["check"], LEISHEN_CORPUS=str(folder))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    first = lines[0]
+    assert first.startswith("error: ") and str(text) in first and "not hold" in first, first
+    failed = int(first.removeprefix("error: ").split()[0])
+    assert failed > 100 and len(lines) == failed + 1, (failed, len(lines))
+    assert lines[1] == f"(the other {failed - 1}:)" and all(line.startswith("  facts/") or line.startswith("  ")
+                                                           for line in lines[2:])
+    assert "more lines left out" not in result.stderr
+
+
+def test_check_names_the_corpus_file_of_a_one_character_edit(altered):
+    folder, text = altered["edited"]
+    result = invoke(["check"], LEISHEN_CORPUS=str(folder))
+    assert result.exit_code == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert str(text) in line and "facts/000/core.csv row 68 column terms: passage 000:23" in line, line
+
+
+def _mcp(env):
+    import os
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "leishen.cli.main", "mcp"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=120, env={**os.environ, **env})
+
+
+def test_mcp_warns_on_stderr_of_a_missing_corpus_folder(tmp_path):
+    """Before: `leishen mcp` started without a word when the corpus was missing or damaged."""
+    gone = tmp_path / "no-such-seeds"
+    done = _mcp({"LEISHEN_CORPUS": str(gone)})
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"warning: corpus folder {gone} (LEISHEN_CORPUS) does not exist"), line
+
+
+@pytest.mark.parametrize("kind", ["directory", "not-utf8"])
+def test_mcp_warns_on_stderr_of_a_damaged_text(unreadable, kind):
+    folder, text, env, says = unreadable[kind]
+    done = _mcp(env)
+    assert done.returncode == 0 and done.stdout == "", done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("warning: ") and says in line, line
+
+
+def test_mcp_of_a_sound_corpus_says_nothing(corpus_dir):
+    done = _mcp({"LEISHEN_CORPUS": str(corpus_dir)})
+    assert done.returncode == 0 and done.stdout == "" and done.stderr == "", done.stderr
+
+
+def test_serve_without_its_corpus_folder_names_no_corpus(tmp_path):
+    """Before: `error: corpus folder … does not exist`, with no word of --no-corpus, which serves without it."""
+    import os
+    import subprocess
+    import sys
+
+    gone = tmp_path / "no-such-seeds"
+    done = subprocess.run([sys.executable, "-m", "leishen.cli.main", "serve", "--port", "1"], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "LEISHEN_CORPUS": str(gone)})
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: corpus folder {gone} (LEISHEN_CORPUS) does not exist") and "--no-corpus" in line
