@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -130,30 +129,16 @@ def _not_a_folder(folder: Path) -> str:
 
 
 def read_limited(path: Path, limit: int, setting: str) -> bytes:
-    """The bytes of *path* when it is a regular file (a link followed) of at most *limit* bytes; CorpusError
-    naming the file otherwise. A FIFO, a device (a link to /dev/zero) or a folder is never opened, so it cannot
-    block or fill memory; a file grown past the limit since its size was looked at is refused too."""
+    """The bytes of *path* when it is a regular file (a link followed) of at most *limit* bytes
+    (:func:`leishen.loaders.regular.read_regular`: a FIFO, a device or a folder is never opened); CorpusError
+    naming the file otherwise."""
+    from leishen.loaders.regular import NotRegular, read_regular
     try:
-        info = path.stat()
-    except OSError as exc:
-        raise CorpusError(f"corpus file {path} cannot be read: {exc.strerror}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise CorpusError(f"corpus file {path} is a directory where a text file belongs")
-    if not stat.S_ISREG(info.st_mode):
-        raise CorpusError(f"corpus file {path} is not a regular file (a FIFO, socket or device); it is not read")
-    too_big = CorpusError(f"corpus file {path} is larger than {limit:,} bytes (raise {setting} if it is a text)")
-    if info.st_size > limit:
-        raise too_big
-    try:  # O_NONBLOCK: a file swapped for a FIFO since the stat still cannot block the open
-        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise CorpusError(f"corpus file {path} is not a regular file; it is not read")
-            raw = fh.read(limit + 1)
-    except OSError as exc:
-        raise CorpusError(f"corpus file {path} cannot be read: {exc.strerror}") from None
-    if len(raw) > limit:
-        raise too_big
-    return raw
+        return read_regular(path, limit)
+    except NotRegular as exc:
+        words = {"directory": "is a directory where a text file belongs",
+                 "large": f"is larger than {limit:,} bytes (raise {setting} if it is a text)"}.get(exc.kind, str(exc))
+        raise CorpusError(f"corpus file {path} {words}") from None
 
 
 def _read_doc(path: Path) -> dict[int, str]:

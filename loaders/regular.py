@@ -12,7 +12,12 @@ TABLE_MAX_BYTES = 64_000_000
 
 
 class NotRegular(Exception):
-    """Why a file was not read, as words that follow its name ("is a directory where a file belongs")."""
+    """Why a file was not read, as words that follow its name ("is a directory where a file belongs"); ``kind``
+    says which: ``unreadable``, ``directory``, ``special`` (a FIFO, socket or device) or ``large``."""
+
+    def __init__(self, kind: str, words: str):
+        super().__init__(words)
+        self.kind = kind
 
 
 def read_regular(path: Path, limit: int = TABLE_MAX_BYTES) -> bytes:
@@ -22,21 +27,21 @@ def read_regular(path: Path, limit: int = TABLE_MAX_BYTES) -> bytes:
     try:
         info = path.stat()
     except OSError as exc:
-        raise NotRegular(f"cannot be read ({exc.strerror or exc})") from None
+        raise NotRegular("unreadable", f"cannot be read: {exc.strerror or exc}") from None
     if stat.S_ISDIR(info.st_mode):
-        raise NotRegular("is a directory where a file belongs")
-    too_big = NotRegular(f"is larger than {limit:,} bytes, the most a table may hold")
+        raise NotRegular("directory", "is a directory where a file belongs")
+    too_big = NotRegular("large", f"is larger than {limit:,} bytes, the most a table may hold")
     if not stat.S_ISREG(info.st_mode):
-        raise NotRegular("is not a regular file (a FIFO, socket or device); it is not read")
+        raise NotRegular("special", "is not a regular file (a FIFO, socket or device); it is not read")
     if info.st_size > limit:
         raise too_big
     try:
         with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
             if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise NotRegular("is not a regular file; it is not read")
+                raise NotRegular("special", "is not a regular file; it is not read")
             raw = fh.read(limit + 1)
     except OSError as exc:
-        raise NotRegular(f"cannot be read ({exc.strerror or exc})") from None
+        raise NotRegular("unreadable", f"cannot be read: {exc.strerror or exc}") from None
     if len(raw) > limit:
         raise too_big
     return raw
