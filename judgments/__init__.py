@@ -12,3 +12,17 @@ def judge(reading: dict, chart: dict, reader, *, request=None, options: dict | N
     earth | heaven, ``nianjing_chart``: lichun | asked)."""
     from leishen.judgments.procedure import judge_reading
     return judge_reading(reading, chart, reader, request=request, options=options)
+
+
+def check_tables() -> int:
+    """Read every judgment table of the ontology in use (JudgmentTableError naming the file, row and column of
+    the first bad row, as a judgment would): how many tables were read."""
+    from leishen.judgments.beside import beside_table
+    from leishen.judgments.procedures import exclusive_table, procedure_table
+    from leishen.judgments.tables import COLUMNS, facet_table, value_names
+    from leishen.judgments.timing import dated_events
+    from leishen.judgments.usegod import general_use_gods
+    for table in (facet_table, value_names, procedure_table, exclusive_table, beside_table, dated_events,
+                  general_use_gods):
+        table()
+    return len(COLUMNS)

@@ -5,8 +5,6 @@ is refused naming the file, the row and the column."""
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -99,12 +97,27 @@ def answer_index(answers: tuple[Answer, ...]) -> dict[tuple[str, str], tuple[int
 
 def _rows(name: str):
     """(row number, row dict) of a table, the header being row 1."""
-    from leishen.loaders.regular import read_utf8
-    text = read_utf8(tables_dir() / name, f"judgments/{name}", JudgmentTableError)
-    for number, row in enumerate(csv.DictReader(io.StringIO(text, newline=""), strict=True), start=2):
-        if None in row or None in row.values():
+    from leishen.loaders.csvfile import read_dicts
+    errors: list[str] = []
+    rows = read_dicts(tables_dir() / name, f"judgments/{name}", errors, columns=COLUMNS[name])
+    if errors:
+        raise JudgmentTableError(errors[0])
+    for number, row in rows:
+        if len(row) != len(COLUMNS[name]):
             raise JudgmentTableError(f"judgments/{name} row {number}: wrong number of columns")
         yield number, row
+
+
+#: the columns of each judgment table (a header lacking one or holding another is refused, naming them)
+COLUMNS = {"answer_values.csv": ("value", "ko", "en", "src", "note"),
+           "beside.csv": ("topic", "reads", "seen_at", "category", "src", "note"),
+           "exclusive.csv": ("topic", "facet", "value", "other", "other_value", "src", "note"),
+           "facet_answers.csv": ("topic", "facet", "answer", "value", "src", "note"),
+           "facets.csv": ("topic", "facet", "ko", "en", "kind", "verdict", "system", "per", "order", "src", "note",
+                          "asked_if"),
+           "procedures.csv": ("topic", "facet", "tier", "role", "items", "src", "note"),
+           "timing.csv": ("topic", "event", "facet", "value", "src", "note"),
+           "use_gods.csv": ("topic", "system", "slot", "role", "src", "note")}
 
 
 def tables_dir() -> Path:

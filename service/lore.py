@@ -245,6 +245,8 @@ def check(corpus=None, extract: bool = False) -> dict:
     found = require_corpus(corpus)
     registry, rows = read_registry()
     rules = read_rules_of(registry, rows)  # every `when` parsed and checked (OntologyError naming the cell)
+    from leishen.judgments import check_tables
+    check_tables()  # every judgment table (JudgmentTableError naming the file, row and column)
     checked, errors = check_citations(registry, rows, found)
     if errors:
         more = f"\n({len(errors)} citation errors; the others:)\n  " + "\n  ".join(errors[1:50]) if len(errors) > 1 else ""
@@ -275,5 +277,7 @@ def coverage(corpus=None) -> dict:
     found = require_corpus(corpus)
     registry, rows = read_registry()
     rules = read_rules_of(registry, rows)  # every `when` parsed and checked (OntologyError naming the cell)
+    from leishen.judgments import check_tables
+    check_tables()  # every judgment table (JudgmentTableError naming the file, row and column)
     checked, errors = check_citations(registry, rows, found)
     return coverage_report(rows, {"checked": checked, "failed": len(errors)})

@@ -135,6 +135,27 @@ def test_the_judgment_and_word_tables_are_read_from_the_ontology_in_use(tmp_path
         (folder / table).write_bytes((ontology_dir() / table).read_bytes())
 
 
+@pytest.mark.parametrize(("content", "says"), [
+    (b"just,garbage\n1,2\n", "judgments/procedures.csv row 1: lacks column(s) topic"),
+    (b"", "judgments/procedures.csv: empty file"),
+    (b"topic,facet,tier,role,items,src,note\n", "judgments/procedures.csv: a header and no rows"),
+], ids=["garbage-header", "empty", "header-only"])
+def test_a_judgment_table_with_a_wrong_header_or_no_rows_is_refused(tmp_path, content, says):
+    """Before: a garbage header was a KeyError traceback from judgments/procedures.py, and an emptied table
+    silently turned 出行's 凶 into 未定; `check` passed both."""
+    from leishen.loaders.schema import ontology_dir
+
+    folder = tmp_path / "ontology"
+    shutil.copytree(ontology_dir(), folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "judgments" / "procedures.csv").write_bytes(content)
+    env = {**os.environ, "LEISHEN_ONTOLOGY": str(folder), "LEISHEN_NO_CACHE": "1"}
+    for command in (["read", "2026-03-01T10:00+08:00", "--topic", "出行"], ["check"]):
+        done = subprocess.run([sys.executable, "-m", "leishen.cli.main", *command], capture_output=True, text=True,
+                              timeout=120, env=env)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert done.stderr.startswith(f"error: {says}") and done.stderr.count("\n") == 1, done.stderr
+
+
 def test_good_values_parse_to_their_kinds():
     env = {"LEISHEN_NO_CACHE": "Yes", "LEISHEN_MAX_IN_FLIGHT": " 7 ", "LEISHEN_NEO4J_START_TIMEOUT": "2.5",
            "LEISHEN_CORPUS": "~/seeds", "LEISHEN_NO_READING_CACHE": ""}
