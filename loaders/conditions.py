@@ -391,7 +391,8 @@ def read_rules(facts: list[Fact], schema: Schema, index: dict, errors: list[str]
             errors.append(f"{where}, column polarity: {fact.polarity!r} is not one of {' '.join(POLARITIES)}")
             continue
         try:
-            call, system = parse_condition(fact.when, schema=schema, index=index, system_hint=_hint(vocab, fact))
+            call, system = parse_condition(fact.when, schema=schema, index=index, system_hint=_hint(vocab, fact),
+                                           vocab=vocab)
         except ConditionError as exc:
             errors.append(f"{where}, column when (at {exc.offset}): {exc}")
             continue
